@@ -1,0 +1,38 @@
+// Package retries defines every retry policy of govespa, once, as a value.
+//
+// Each kind of call the SDK makes has its own dedicated [Policy]; call sites
+// use it through [Policy.Do] or [Run], and users can read the defaults or adapt
+// a copy ([Policy.WithMaxAttempts], [Policy.WithWait], [Policy.WithRetryIf],
+// [Policy.WithOnRetry]) without changing the original. Every invocation builds
+// a fresh github.com/sethvargo/go-retry Backoff, so no state is shared between
+// calls or goroutines.
+//
+// An HTTP response is a result, classified by its status through
+// [StatusCoder]; a failed transport is an error. Cancellation of the caller's
+// context is never retried and never delayed: a wait in progress ends at once
+// and the returned error satisfies errors.Is with context.Canceled or
+// context.DeadlineExceeded.
+//
+// # The policies
+//
+// n is the number of the attempt that just failed (1-based); the wait comes
+// before attempt n+1. "Final 4xx" is a status 400–499 other than 408 and 429.
+//
+//	name          used by                          retry when                                  wait after attempt n                          attempts  when they run out
+//	Query         every query                      an error (any response is a result)         uniform(0, min(60 s, 1.5 s·2^(n−1)))          5         the last error
+//	DocV1         feeder, outer layer              an error, or a result with status 503      1 s·2^(n−1) (1 s, 2 s)                        3         the last outcome as it was
+//	Throttle      feeder, inner layer              a result with status 429                    uniform(0, min(10 s, 1 s·2^(n−1)))            never     — (only ctx ends it)
+//	SyncRequest   every sync data-plane request    a 429 result, or a connection error         0.1 s·1.618^(n−1) + uniform(0, 1 s)           11        the last outcome
+//	Visit         each visit page (on SyncRequest) an error carrying a status ≥ 400            none                                          3         the last error
+//	ControlPlane  Vespa Cloud and config server    any error except a final 4xx                min(3 s, 1 s·2^(n−1)) (1 s, 2 s)              3         the original last error
+//	URLValidation model URL checks                 any error except a final 4xx                clamp(1 s·2^(n−1), 1 s, 10 s) (1 s, 2 s)      3         the original last error
+//	Embedder      the retrying models.Embedder     any error (RetryOn can narrow it)           WaitJittered(200 ms, 5 s, 2.0, 0.5)           3         the last error
+//
+// Where a 429 or 503 carries Retry-After ([RetryAfterer]), the policy waits at
+// least that long, but never longer than its own cap ([Wait.Max]).
+//
+// The building blocks are exported so that users can compose their own:
+// [WaitExponential], [WaitRandomExponential], [WaitGoldenJitter],
+// [WaitJittered], [WaitNone], [WaitFunc], [RetryIfStatus], [IsConnectionError]
+// and [IsFinal4xx].
+package retries

@@ -1,0 +1,73 @@
+package retries
+
+import (
+	"time"
+)
+
+// Query is the policy of every query (package query). A query is retried only
+// when it failed to get an answer: an HTTP response, whatever its status, is a
+// result and is returned as it is. It waits uniform(0, min(60 s, 1.5 s·2^(n−1)))
+// and makes 5 attempts, then returns the last error.
+var Query = New("Query", RetryIfError, WaitRandomExponential(1500*time.Millisecond, 60*time.Second), 5)
+
+// DocV1 is the outer policy of each operation the feeder sends (package feed):
+// an error or a 503 from a restarting container is retried after 1 s, then 2 s;
+// after 3 attempts the last outcome is returned as it was — the 503 response
+// with a nil error, or the last error. Inside it runs [Throttle].
+var DocV1 = New("DocV1", func(o Outcome) bool { return o.Err != nil || o.StatusCode() == 503 },
+	WaitExponential(time.Second, time.Second, 0), 3)
+
+// Throttle is the inner policy of each operation the feeder sends: a 429 from a
+// container that is shedding load is retried after uniform(0, min(10 s,
+// 1 s·2^(n−1))), without limit. It never stops on purpose: sustained
+// back-pressure must slow a feed down, not fail it. Only the context ends it,
+// and the feeder always gives one with a deadline.
+var Throttle = New("Throttle", RetryIfStatus(429), WaitRandomExponential(time.Second, 10*time.Second), 0)
+
+// DefaultSyncRequestAttempts is the number of attempts of [SyncRequest].
+const DefaultSyncRequestAttempts = 11
+
+// SyncRequest is the policy of every sync data-plane request of a
+// vespa.Client (get, put, update, remove and each visit page): a 429 or a
+// connection error is retried with golden jitter (0.1 s·1.618^(n−1) +
+// uniform(0, 1 s)), 11 attempts, then the last outcome is returned: the 429
+// response or the connection error. A client can set its own attempt count.
+var SyncRequest = New("SyncRequest", func(o Outcome) bool {
+	return o.StatusCode() == 429 || IsConnectionError(o.Err)
+}, WaitGoldenJitter(), DefaultSyncRequestAttempts)
+
+// Visit is the policy of each visit page, on top of [SyncRequest]: an error
+// carrying an HTTP error status (400 or above) is retried at once, 3 attempts,
+// then the last error is returned.
+var Visit = New("Visit", func(o Outcome) bool {
+	return o.Err != nil && o.StatusCode() >= 400
+}, WaitNone(), 3)
+
+// ControlPlane is the policy of Vespa Cloud and config-server calls (package
+// cloud): any error except a final 4xx ([IsFinal4xx]) is retried after
+// min(3 s, 1 s·2^(n−1)), 3 attempts, then the original last error is returned.
+var ControlPlane = New("ControlPlane", retryUnlessFinal4xx, WaitExponential(time.Second, 0, 3*time.Second), 3)
+
+// URLValidation is the policy of model-URL checks (package models): any error
+// except a final 4xx is retried after clamp(1 s·2^(n−1), 1 s, 10 s), 3
+// attempts, then the original last error is returned.
+var URLValidation = New("URLValidation", retryUnlessFinal4xx, WaitExponential(time.Second, time.Second, 10*time.Second), 3)
+
+// Embedder is the policy of the retrying Embedder (package models): any error
+// is retried with WaitJittered(200 ms, 5 s, 2.0, 0.5), 3 attempts, then the
+// last error is returned. The wrapper's options adapt a copy of it.
+var Embedder = New("Embedder", RetryIfError, mustJittered(200*time.Millisecond, 5*time.Second, 2.0, 0.5), 3)
+
+// retryUnlessFinal4xx retries every error that does not carry a final 4xx.
+func retryUnlessFinal4xx(o Outcome) bool {
+	return o.Err != nil && !IsFinal4xx(o.StatusCode())
+}
+
+// mustJittered builds a WaitJittered from constants known to be valid.
+func mustJittered(initial, max time.Duration, factor, jitter float64) Wait {
+	w, err := WaitJittered(initial, max, factor, jitter)
+	if err != nil {
+		panic(err) // unreachable: the arguments are constants checked by tests
+	}
+	return w
+}
