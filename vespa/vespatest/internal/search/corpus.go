@@ -1,0 +1,45 @@
+package search
+
+import "encoding/json"
+
+// Field describes one schema field as the emulator understands it.
+type Field struct {
+	// Name is the field name.
+	Name string
+	// Type is the Vespa type text: "string", "int", "long", "float", "double", "bool",
+	// "array<string>", "map<string,int>", "weightedset<string>", "tensor<float>(x[384])".
+	Type string
+	// Indexed is true for an index field (tokenized, case-insensitive matching) and false for an
+	// attribute (exact matching).
+	Indexed bool
+	// DistanceMetric is the tensor distance metric used by nearestNeighbor: euclidean (the default
+	// when empty), angular, dotproduct or prenormalized-angular.
+	DistanceMetric string
+}
+
+// Schema is one document type and its fields.
+type Schema struct {
+	// Name is the document type name.
+	Name string
+	// Fields are the document fields.
+	Fields []Field
+}
+
+// Document is one stored document as the search handler sees it.
+type Document struct {
+	// ID is the full document ID, id:ns:type::x.
+	ID string
+	// Type is the document type.
+	Type string
+	// Fields is the JSON object of field values, {"f":v,...}.
+	Fields json.RawMessage
+}
+
+// Corpus is the document store the search handler evaluates queries over.
+type Corpus interface {
+	// Schemas returns the declared schemas; an empty result selects lenient mode, in which any
+	// document type and field is accepted.
+	Schemas() []Schema
+	// Each calls fn for every document of a consistent snapshot, stopping when fn returns false.
+	Each(fn func(Document) bool)
+}
