@@ -1,0 +1,147 @@
+package vespa
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/govespa/govespa/vespa/retries"
+)
+
+// Get reads the document id. A missing document gives an [*Error] matching
+// [ErrNotFound]; the fields of a found document are in [Result.Fields] (see
+// [GetInto] to decode them). opts.FieldSet and opts.Cluster apply.
+func (c *Client) Get(ctx context.Context, id DocumentID, opts OperationOptions) (*Result, error) {
+	return c.do(ctx, OpGet, id, nil, opts)
+}
+
+// GetInto reads the document id and decodes its fields into a T, which may
+// be a struct (with json tags) or a map. A missing document gives an [*Error]
+// matching [ErrNotFound] and the zero T.
+func GetInto[T any](ctx context.Context, c *Client, id DocumentID, opts OperationOptions) (T, *Result, error) {
+	var v T
+	r, err := c.Get(ctx, id, opts)
+	if err != nil {
+		return v, r, err
+	}
+	if len(r.Fields) == 0 {
+		return v, r, nil
+	}
+	if err := json.Unmarshal(r.Fields, &v); err != nil {
+		return v, r, fmt.Errorf("vespa: get %s: decoding fields into %T: %w", quoteShort(id.String(), 200), v, err)
+	}
+	return v, r, nil
+}
+
+// Put writes the document id with the given fields, replacing any stored
+// document. fields is a struct (with json tags), a map, or the JSON object
+// of the fields as json.RawMessage or []byte; it is sent as
+// {"fields": <fields>}. opts.Condition, Create, Route, Timeout, TraceLevel
+// and DryRun apply.
+func (c *Client) Put(ctx context.Context, id DocumentID, fields any, opts OperationOptions) (*Result, error) {
+	body, err := putBody(fields)
+	if err != nil {
+		return nil, &Error{Op: "put", ID: id.String(), Err: err}
+	}
+	return c.do(ctx, OpPut, id, body, opts)
+}
+
+// Update applies update to the document id. update is an [*Update] (or
+// [Update]) built with its methods, or the whole update body, such as
+// {"fields":{"n":{"increment":1}}}, as json.RawMessage or []byte, or any
+// other value that encoding/json turns into that body. Updating a missing
+// document succeeds (200) without effect unless opts.Create is set.
+func (c *Client) Update(ctx context.Context, id DocumentID, update any, opts OperationOptions) (*Result, error) {
+	body, err := updateBody(update)
+	if err != nil {
+		return nil, &Error{Op: "update", ID: id.String(), Err: err}
+	}
+	return c.do(ctx, OpUpdate, id, body, opts)
+}
+
+// Remove removes the document id. Removing a missing document succeeds.
+// opts.Condition, Route, Timeout, TraceLevel and DryRun apply.
+func (c *Client) Remove(ctx context.Context, id DocumentID, opts OperationOptions) (*Result, error) {
+	return c.do(ctx, OpRemove, id, nil, opts)
+}
+
+// do runs one operation under the client's policy and turns a non-2xx
+// outcome into an *Error.
+func (c *Client) do(ctx context.Context, kind OperationKind, id DocumentID, body []byte, opts OperationOptions) (*Result, error) {
+	if err := id.validateFast(); err != nil {
+		return nil, err
+	}
+	attempts := 0
+	r, err := retries.Run(ctx, c.policy, func(ctx context.Context) (*Result, error) {
+		attempts++
+		return c.SendOnce(ctx, nil, kind, id, body, opts)
+	})
+	if attempts > 1 {
+		c.logger.DebugContext(ctx, "vespa request retried", "op", kind.String(), "id", id.String(), "attempts", attempts)
+	}
+	if err != nil {
+		var ve *Error
+		if errors.As(err, &ve) {
+			return r, err
+		}
+		return r, &Error{Op: kind.String(), ID: id.String(), Path: id.Path(), Err: err}
+	}
+	return r, ErrorFromResult(r, kind.String())
+}
+
+// putBody returns {"fields": <fields>}.
+func putBody(fields any) ([]byte, error) {
+	var raw []byte
+	switch f := fields.(type) {
+	case nil:
+		return nil, errors.New("nil fields")
+	case json.RawMessage:
+		raw = f
+	case []byte:
+		raw = f
+	default:
+		b, err := json.Marshal(fields)
+		if err != nil {
+			return nil, fmt.Errorf("encoding fields: %w", err)
+		}
+		raw = b
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' || !json.Valid(raw) {
+		return nil, errors.New("the fields are not a JSON object")
+	}
+	body := make([]byte, 0, len(raw)+11)
+	body = append(body, `{"fields":`...)
+	body = append(body, raw...)
+	return append(body, '}'), nil
+}
+
+// updateBody returns the JSON body of an update.
+func updateBody(update any) ([]byte, error) {
+	var raw []byte
+	switch u := update.(type) {
+	case nil:
+		return nil, errors.New("nil update")
+	case *Update:
+		return u.MarshalJSON()
+	case Update:
+		return u.MarshalJSON()
+	case json.RawMessage:
+		raw = u
+	case []byte:
+		raw = u
+	default:
+		b, err := json.Marshal(update)
+		if err != nil {
+			return nil, fmt.Errorf("encoding update: %w", err)
+		}
+		raw = b
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' || !json.Valid(raw) {
+		return nil, errors.New("the update is not a JSON object")
+	}
+	return raw, nil
+}

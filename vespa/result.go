@@ -1,0 +1,112 @@
+package vespa
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Result is the answer to one /document/v1 request, whatever its status.
+type Result struct {
+	// ID is the document ID of the request.
+	ID DocumentID
+	// ServerID is the "id" the server wrote in its answer; empty when the
+	// request was rejected before dispatch.
+	ServerID string
+	// PathID is the "pathId" of the answer: the raw request path.
+	PathID string
+	// Path is the path the request was sent to (percent-encoded).
+	Path string
+	// Status is the HTTP status.
+	Status int
+	// Message is Vespa's "message" (set on errors).
+	Message string
+	// Trace is the "trace" array when a trace level was asked for.
+	Trace json.RawMessage
+	// Fields is the "fields" object of a get.
+	Fields json.RawMessage
+	// IgnoredFields is set when Vespa ignored fields the type does not have
+	// (header X-Vespa-Ignored-Fields).
+	IgnoredFields bool
+	// IgnoredOperation is set when the operation matched no content cluster
+	// and was dropped (header X-Vespa-Ignored-Operation).
+	IgnoredOperation bool
+	// BodyExcerpt holds the start of a body that was not a JSON object
+	// (such as a proxy's HTML error page), at most 256 bytes; empty otherwise.
+	BodyExcerpt string
+
+	retryAfter time.Duration
+	hasRetry   bool
+}
+
+// StatusCode returns the HTTP status.
+func (r *Result) StatusCode() int { return r.Status }
+
+// RetryAfter returns the server's Retry-After hint, if it sent one.
+func (r *Result) RetryAfter() (time.Duration, bool) { return r.retryAfter, r.hasRetry }
+
+// OK reports whether the status is 2xx.
+func (r *Result) OK() bool { return r.Status >= 200 && r.Status < 300 }
+
+// responseBody is the JSON envelope of every single-document answer.
+type responseBody struct {
+	PathID  string          `json:"pathId"`
+	ID      string          `json:"id"`
+	Message string          `json:"message"`
+	Trace   json.RawMessage `json:"trace"`
+	Fields  json.RawMessage `json:"fields"`
+}
+
+const maxExcerpt = 256
+
+// decodeResult fills r from a response's status, headers and body.
+func decodeResult(r *Result, status int, h http.Header, body []byte) {
+	r.Status = status
+	r.IgnoredFields = h.Get("X-Vespa-Ignored-Fields") == "true"
+	r.IgnoredOperation = h.Get("X-Vespa-Ignored-Operation") == "true"
+	if v := h.Get("Retry-After"); v != "" {
+		r.retryAfter, r.hasRetry = parseRetryAfter(v, time.Now())
+	}
+	if len(body) == 0 {
+		return
+	}
+	var rb responseBody
+	if trimmed := strings.TrimSpace(string(body[:min(len(body), 16)])); !strings.HasPrefix(trimmed, "{") || json.Unmarshal(body, &rb) != nil {
+		r.BodyExcerpt = excerpt(body)
+		return
+	}
+	r.PathID, r.ServerID, r.Message, r.Trace, r.Fields = rb.PathID, rb.ID, rb.Message, rb.Trace, rb.Fields
+}
+
+// excerpt returns the start of body as valid, single-line text.
+func excerpt(body []byte) string {
+	if len(body) > maxExcerpt {
+		body = body[:maxExcerpt]
+		for len(body) > 0 && !utf8.Valid(body) {
+			body = body[:len(body)-1]
+		}
+	}
+	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(body), "?")), " ")
+	return s
+}
+
+// parseRetryAfter reads a Retry-After value: delay seconds or an HTTP date.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	if secs, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		d := t.Sub(now)
+		if d < 0 {
+			d = 0
+		}
+		return d, true
+	}
+	return 0, false
+}

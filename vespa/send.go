@@ -1,0 +1,128 @@
+package vespa
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"net/http"
+	"time"
+)
+
+// SendOnce sends one /document/v1 request for the operation kind on the
+// document id, with no retries, through hc (nil: [Client.HTTPClient]).
+//
+// body is the exact request body: {"fields":...} for a put, the update JSON
+// for an update, nil for a remove or a get. It is sent as it is (gzipped when
+// opts.Gzip is set); SendOnce never reads it after returning.
+//
+// Any HTTP response is returned as (*Result, nil), whatever its status; use
+// [ErrorFromResult] to turn a non-2xx result into an error. The error is
+// non-nil only when no response was received: it is then an [*Error] with
+// Status 0 that unwraps to the transport failure or the context's error. An
+// invalid id gives a [*DocumentIDError] before anything is sent.
+//
+// The request's deadline is the earlier of ctx's and 1.1×timeout + 1 s, where
+// timeout is opts.Timeout, else the client's default ([WithTimeout]), else
+// Vespa's 180 s (then the client waits 190 s).
+func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKind, id DocumentID, body []byte, opts OperationOptions) (*Result, error) {
+	if err := id.validateFast(); err != nil {
+		return nil, err
+	}
+	method := kind.Method()
+	if method == "" {
+		return nil, &Error{Op: kind.String(), ID: id.String(), Err: errUnknownKind}
+	}
+	if hc == nil {
+		hc = c.hc
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = c.timeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, clientDeadline(timeout))
+	defer cancel()
+
+	path := string(id.appendPath(append(make([]byte, 0, 64+len(id.UserSpecific)*2), c.endpoint.EscapedPath()...)))
+	path = trimDoubleSlash(path)
+	query := string(appendQuery(nil, kind, &opts, timeout))
+
+	var rd io.Reader
+	if kind == OpPut || kind == OpUpdate {
+		if opts.Gzip && len(body) > 0 {
+			z, err := gzipBytes(body)
+			if err != nil {
+				return nil, &Error{Op: kind.String(), ID: id.String(), Path: path, Err: err}
+			}
+			body = z
+		}
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base, rd)
+	if err != nil {
+		return nil, &Error{Op: kind.String(), ID: id.String(), Path: path, Err: err}
+	}
+	req.URL.Path, req.URL.RawPath = "", ""
+	req.URL.Opaque = path // sent as it is: our escaping must reach the server unchanged
+	req.URL.RawQuery = query
+	h := req.Header
+	if rd != nil {
+		h["Content-Type"] = jsonContentType
+		if opts.Gzip && len(body) > 0 {
+			h["Content-Encoding"] = gzipEncoding
+		}
+	}
+	c.setFixedHeaders(h)
+
+	start := time.Now()
+	resp, err := hc.Do(req)
+	if err != nil {
+		c.logger.DebugContext(ctx, "vespa request failed", "op", kind.String(), "path", path, "error", err)
+		return nil, &Error{Op: kind.String(), ID: id.String(), Path: path, Err: unwrapURLError(err)}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, &Error{Op: kind.String(), ID: id.String(), Path: path, Status: 0, Err: err}
+	}
+	r := &Result{ID: id, Path: path}
+	decodeResult(r, resp.StatusCode, resp.Header, data)
+	c.logger.DebugContext(ctx, "vespa request", "op", kind.String(), "path", path, "status", r.Status, "elapsed", time.Since(start))
+	return r, nil
+}
+
+var (
+	jsonContentType = []string{"application/json; charset=UTF-8"}
+	gzipEncoding    = []string{"gzip"}
+)
+
+// setFixedHeaders writes the client's fixed headers into h, so that the
+// client's transport finds them present and need not copy the request.
+func (c *Client) setFixedHeaders(h http.Header) {
+	for k, vs := range c.cfg.headers {
+		h[k] = vs
+	}
+	if c.auth != "" {
+		h["Authorization"] = []string{c.auth}
+	}
+	h["User-Agent"] = []string{c.cfg.userAgent}
+}
+
+func trimDoubleSlash(p string) string {
+	for len(p) > 1 && p[0] == '/' && p[1] == '/' {
+		p = p[1:]
+	}
+	return p
+}
+
+func gzipBytes(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write(b); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,156 @@
+package vespa
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"time"
+)
+
+// buildTLS returns the TLS configuration of the client.
+func buildTLS(c *config) (*tls.Config, error) {
+	cfg := c.tlsConfig
+	if cfg == nil {
+		cfg = &tls.Config{}
+	}
+	if cfg.MinVersion < tls.VersionTLS12 {
+		cfg.MinVersion = tls.VersionTLS12
+	}
+	for _, f := range c.certFiles {
+		cert, err := tls.LoadX509KeyPair(f[0], f[1])
+		if err != nil {
+			return nil, fmt.Errorf("vespa: WithCertificateFiles(%q, %q): %w", f[0], f[1], err)
+		}
+		cfg.Certificates = append(cfg.Certificates, cert)
+	}
+	cfg.Certificates = append(cfg.Certificates, c.certs...)
+	if len(c.caFiles) > 0 || len(c.caPEMs) > 0 {
+		pool := x509.NewCertPool()
+		for _, f := range c.caFiles {
+			pem, err := os.ReadFile(f)
+			if err != nil {
+				return nil, fmt.Errorf("vespa: WithCAFile(%q): %w", f, err)
+			}
+			if !pool.AppendCertsFromPEM(pem) {
+				return nil, fmt.Errorf("vespa: WithCAFile(%q): no PEM certificate in the file", f)
+			}
+		}
+		for i, pem := range c.caPEMs {
+			if !pool.AppendCertsFromPEM(pem) {
+				return nil, fmt.Errorf("vespa: WithCAPEM (#%d): no PEM certificate", i+1)
+			}
+		}
+		cfg.RootCAs = pool
+	}
+	if c.insecure {
+		cfg.InsecureSkipVerify = true
+	}
+	return cfg, nil
+}
+
+// newTransport returns a new *http.Transport with the client's settings: its
+// own connection pool, TLS, and protocols.
+func newTransport(c *config, tlsCfg *tls.Config) *http.Transport {
+	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	t := &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           dialer.DialContext,
+		TLSClientConfig:       tlsCfg.Clone(),
+		TLSHandshakeTimeout:   10 * time.Second,
+		MaxIdleConns:          c.connections,
+		MaxIdleConnsPerHost:   c.connections,
+		IdleConnTimeout:       c.idle,
+		ExpectContinueTimeout: time.Second,
+		// The body is given to us gzipped only when we ask for it; leave
+		// DisableCompression false so that Go asks for and inflates gzip.
+	}
+	p := new(http.Protocols)
+	switch c.httpVersion {
+	case HTTP1:
+		p.SetHTTP1(true)
+	case HTTP2:
+		p.SetHTTP2(true)
+		p.SetUnencryptedHTTP2(true) // prior-knowledge h2c for http://
+	default:
+		p.SetHTTP1(true)
+		p.SetHTTP2(true)
+		t.ForceAttemptHTTP2 = true
+	}
+	t.Protocols = p
+	return t
+}
+
+// headerTransport adds the client's fixed headers (authorization, user
+// agent, extra headers) to each request it sends, without changing the
+// caller's request. It never retries.
+type headerTransport struct {
+	base    http.RoundTripper
+	auth    string // "Bearer <token>" or ""
+	ua      string
+	headers http.Header
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !t.hasHeaders(req.Header) {
+		r2 := *req
+		r2.Header = req.Header.Clone()
+		if r2.Header == nil {
+			r2.Header = http.Header{}
+		}
+		t.setHeaders(r2.Header)
+		req = &r2
+	}
+	return t.base.RoundTrip(req)
+}
+
+// hasHeaders reports whether h already holds every fixed header (the hot
+// path sets them itself, so no clone is needed).
+func (t *headerTransport) hasHeaders(h http.Header) bool {
+	if h == nil {
+		return false
+	}
+	if t.auth != "" && !sameValue(h, "Authorization", t.auth) {
+		return false
+	}
+	if !sameValue(h, "User-Agent", t.ua) {
+		return false
+	}
+	for k, vs := range t.headers {
+		if len(h[k]) != len(vs) {
+			return false
+		}
+		for i := range vs {
+			if h[k][i] != vs[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func sameValue(h http.Header, key, v string) bool {
+	vs := h[key]
+	return len(vs) == 1 && vs[0] == v
+}
+
+// setHeaders writes the fixed headers into h.
+func (t *headerTransport) setHeaders(h http.Header) {
+	for k, vs := range t.headers {
+		h[k] = append([]string(nil), vs...)
+	}
+	if t.auth != "" {
+		h["Authorization"] = []string{t.auth}
+	}
+	h["User-Agent"] = []string{t.ua}
+}
+
+// CloseIdleConnections closes the idle connections of the base transport.
+func (t *headerTransport) CloseIdleConnections() {
+	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
