@@ -1,0 +1,218 @@
+package cloud
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"time"
+
+	"github.com/govespa/govespa/vespa/retries"
+)
+
+// DefaultEndpoint is the URL of Vespa Cloud's control-plane API (the public
+// system).
+const DefaultEndpoint = "https://api-ctl.vespa-cloud.com:4443"
+
+// DefaultPollInterval is how often waits poll: a run's log, a build's status,
+// a config server's convergence, a container's health.
+const DefaultPollInterval = 2 * time.Second
+
+// DefaultWaitTimeout bounds every wait whose context has no deadline.
+const DefaultWaitTimeout = 30 * time.Minute
+
+// Option configures a [Client] or a [ConfigServer]. Options are sealed: only
+// this package implements them. An invalid option makes the constructor
+// return an error naming it.
+type Option interface {
+	apply(*config) error
+}
+
+// WithEndpoint sets the URL of the control-plane API of a [Client]; the
+// default is [DefaultEndpoint]. Use it to reach another system or an
+// emulator. Not accepted by [NewConfigServer], whose URL is its argument.
+func WithEndpoint(endpoint string) Option {
+	return optionFunc(func(c *config) error {
+		u, err := parseBaseURL(endpoint)
+		if err != nil {
+			return fmt.Errorf("WithEndpoint: %w", err)
+		}
+		c.endpoint = u
+		return nil
+	})
+}
+
+// WithAPIKey makes a [Client] sign its requests with an API key: a PEM
+// ECDSA P-256 private key, SEC 1 or PKCS #8 (see [ParseAPIKey]). Exactly one
+// of WithAPIKey, [WithAPIKeyFile] and [WithAccessToken] must be given.
+func WithAPIKey(pemKey []byte) Option {
+	return optionFunc(func(c *config) error {
+		if _, err := ParseAPIKey(pemKey); err != nil {
+			return fmt.Errorf("WithAPIKey: %w", err)
+		}
+		c.apiKey = pemKey
+		c.auths++
+		return nil
+	})
+}
+
+// WithAPIKeyFile is [WithAPIKey] with the key read from a file, such as
+// ~/.vespa/<tenant>.api-key.pem.
+func WithAPIKeyFile(path string) Option {
+	return optionFunc(func(c *config) error {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("WithAPIKeyFile: %w", err)
+		}
+		if _, err := ParseAPIKey(b); err != nil {
+			return fmt.Errorf("WithAPIKeyFile %s: %w", path, err)
+		}
+		c.apiKey = b
+		c.auths++
+		return nil
+	})
+}
+
+// WithAccessToken makes a [Client] send "Authorization: Bearer <token>", for
+// an OAuth access token such as the one `vespa auth login` obtains.
+func WithAccessToken(token string) Option {
+	return optionFunc(func(c *config) error {
+		if token == "" {
+			return errors.New("WithAccessToken: empty token")
+		}
+		c.accessToken = token
+		c.auths++
+		return nil
+	})
+}
+
+// WithHTTPClient sets the HTTP client; the default is a client of its own
+// over a clone of http.DefaultTransport. The client must not retry: retries
+// are the policy's (see [WithRetryPolicy]); its Timeout, if any, bounds each
+// attempt.
+func WithHTTPClient(hc *http.Client) Option {
+	return optionFunc(func(c *config) error {
+		if hc == nil {
+			return errors.New("WithHTTPClient: nil client")
+		}
+		c.httpClient = hc
+		return nil
+	})
+}
+
+// WithRetryPolicy sets the retry policy of every call; the default is
+// retries.ControlPlane (errors and 5xx retried, final 4xx not, 3 attempts).
+func WithRetryPolicy(p retries.Policy) Option {
+	return optionFunc(func(c *config) error {
+		if err := p.Err(); err != nil {
+			return fmt.Errorf("WithRetryPolicy: %w", err)
+		}
+		c.policy = p
+		return nil
+	})
+}
+
+// WithLogger sets the logger of retries and waits; the default discards.
+// Nothing logged contains keys, tokens or signatures.
+func WithLogger(l *slog.Logger) Option {
+	return optionFunc(func(c *config) error {
+		if l == nil {
+			return errors.New("WithLogger: nil logger")
+		}
+		c.logger = l
+		return nil
+	})
+}
+
+// WithPollInterval sets how often waits poll; the default is
+// [DefaultPollInterval]. It must be positive.
+func WithPollInterval(d time.Duration) Option {
+	return optionFunc(func(c *config) error {
+		if d <= 0 {
+			return fmt.Errorf("WithPollInterval: %v is not positive", d)
+		}
+		c.poll = d
+		return nil
+	})
+}
+
+// WithClock sets the clock whose time signs requests; the default is
+// time.Now. For tests.
+func WithClock(now func() time.Time) Option {
+	return optionFunc(func(c *config) error {
+		if now == nil {
+			return errors.New("WithClock: nil clock")
+		}
+		c.now = now
+		return nil
+	})
+}
+
+// WithUserAgent sets the User-Agent header; the default is "govespa-cloud".
+func WithUserAgent(ua string) Option {
+	return optionFunc(func(c *config) error {
+		c.userAgent = ua
+		return nil
+	})
+}
+
+type optionFunc func(*config) error
+
+func (f optionFunc) apply(c *config) error { return f(c) }
+
+// config collects the options.
+type config struct {
+	endpoint    *url.URL
+	apiKey      []byte
+	accessToken string
+	auths       int
+	httpClient  *http.Client
+	policy      retries.Policy
+	logger      *slog.Logger
+	poll        time.Duration
+	now         func() time.Time
+	userAgent   string
+}
+
+func newConfig(opts []Option) (*config, error) {
+	c := &config{
+		policy:    retries.ControlPlane,
+		logger:    slog.New(slog.DiscardHandler),
+		poll:      DefaultPollInterval,
+		now:       time.Now,
+		userAgent: "govespa-cloud",
+	}
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o.apply(c); err != nil {
+			return nil, fmt.Errorf("cloud: %w", err)
+		}
+	}
+	if c.httpClient == nil {
+		c.httpClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	}
+	return c, nil
+}
+
+// parseBaseURL parses an http(s) base URL and drops a trailing slash.
+func parseBaseURL(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("invalid URL %q: %w", s, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("invalid URL %q: want http(s)://host[:port]", s)
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("invalid URL %q: want no user, query or fragment", s)
+	}
+	for len(u.Path) > 0 && u.Path[len(u.Path)-1] == '/' {
+		u.Path = u.Path[:len(u.Path)-1]
+	}
+	u.RawPath = ""
+	return u, nil
+}
