@@ -1,0 +1,65 @@
+package cloud
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Token is a data-plane access token. Send Value as "Authorization: Bearer
+// <value>" to an endpoint whose AuthMethod is "token"; the application's
+// services.xml must list the token id under <clients>.
+type Token struct {
+	// ID is the token's name.
+	ID string
+	// Value is the secret, such as "vespa_cloud_...". It is shown only once.
+	Value string
+	// Fingerprint identifies this version of the token.
+	Fingerprint string
+	// Expiration is when it expires; zero when it does not.
+	Expiration time.Time
+}
+
+// String describes the token without its secret value.
+func (t *Token) String() string {
+	return fmt.Sprintf("cloud.Token{ID: %q, Fingerprint: %q, Value: redacted}", t.ID, t.Fingerprint)
+}
+
+// CreateToken creates a data-plane token (or a new version of it) for the
+// client's tenant with POST /application/v4/tenant/T/token/<tokenID>, valid
+// for ttl (0: the controller's default). The path and the reply's shape
+// ({"id","token","fingerprint","expiration"}) follow the console's API; they
+// are not part of Vespa's open-source clients.
+func (c *Client) CreateToken(ctx context.Context, tokenID string, ttl time.Duration) (*Token, error) {
+	if !validName(tokenID) {
+		return nil, fmt.Errorf("cloud: create token: invalid token id %q", tokenID)
+	}
+	u := c.base.JoinPath("application/v4/tenant", c.app.Tenant, "token", tokenID)
+	if ttl > 0 {
+		u.RawQuery = "expiration=" + ttl.Round(time.Second).String()
+	}
+	r, err := c.t.do(ctx, call{op: "create token", method: "POST", url: u})
+	if err != nil {
+		return nil, err
+	}
+	var reply struct {
+		ID          string `json:"id"`
+		Token       string `json:"token"`
+		Fingerprint string `json:"fingerprint"`
+		Expiration  string `json:"expiration"`
+	}
+	if err := json.Unmarshal(r.body, &reply); err != nil {
+		return nil, fmt.Errorf("cloud: create token: decoding reply: %w", err)
+	}
+	t := &Token{ID: reply.ID, Value: reply.Token, Fingerprint: reply.Fingerprint}
+	if t.ID == "" {
+		t.ID = tokenID
+	}
+	if reply.Expiration != "" && reply.Expiration != "none" {
+		if exp, err := time.Parse(time.RFC3339, reply.Expiration); err == nil {
+			t.Expiration = exp
+		}
+	}
+	return t, nil
+}
