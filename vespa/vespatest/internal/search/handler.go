@@ -1,18 +1,173 @@
 package search
 
-import "net/http"
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
 
-// NewHandler returns the /search/ handler evaluating queries over c.
+// Limits and defaults of the query API, as Vespa's defaults.
+const (
+	// MaxHits is Vespa's default maxHits: more hits requested is an error (400, code 3).
+	MaxHits = 400
+	// MaxOffset is Vespa's default maxOffset.
+	MaxOffset = 1000
+	// DefaultHits is the number of hits returned when hits is not given.
+	DefaultHits = 10
+	// DefaultTimeout is Vespa's default query timeout.
+	DefaultTimeout = 500 * time.Millisecond
+	// ImmediateTimeout is the emulator's floor: a query with a shorter timeout always times out
+	// (504, code 12), as it does on a real Vespa, where dispatch alone takes longer.
+	ImmediateTimeout = 5 * time.Millisecond
+)
+
+const limitsDoc = ". See https://docs.vespa.ai/en/reference/api/query.html#native-execution-parameters"
+
+// NewHandler returns the /search/ handler evaluating queries over c. It serves GET and POST
+// (a JSON object body, flattened into dotted parameter names) and renders results and errors as
+// Vespa does; see the package documentation for what is supported. It is safe for concurrent use
+// when c is.
 func NewHandler(c Corpus) http.Handler {
-	return &handler{corpus: c}
+	return &handler{corpus: c, now: time.Now}
 }
 
 type handler struct {
 	corpus Corpus
+	now    func() time.Time
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json;charset=utf-8")
-	w.WriteHeader(http.StatusInternalServerError)
-	_, _ = w.Write([]byte(`{"root":{"id":"toplevel","relevance":1.0,"fields":{"totalCount":0},"errors":[{"code":5,"summary":"Unspecified error","message":"search emulator not implemented yet"}]}}`))
+	res := h.serve(r)
+	body := res.render()
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.WriteHeader(httpStatus(res.errors, len(res.hits) > 0))
+	_, _ = w.Write(body)
+}
+
+// request is a validated query request.
+type request struct {
+	p          params
+	hits       int
+	offset     int
+	timeout    time.Duration
+	traceLevel int
+	timing     bool
+}
+
+func errorResult(e resultError) *result { return &result{errors: []resultError{e}} }
+
+func (h *handler) serve(r *http.Request) *result {
+	start := h.now()
+	if r.Method != http.MethodGet && r.Method != http.MethodPost {
+		return errorResult(resultError{code: http.StatusMethodNotAllowed, summary: "Method not allowed",
+			message: "Only GET and POST are supported by /search/"})
+	}
+	p, err := readParams(r)
+	if err != nil {
+		return errorResult(illegalQuery(err.Error()))
+	}
+	req, e := parseRequest(p)
+	if e != nil {
+		return errorResult(*e)
+	}
+	res, e := h.execute(req, start)
+	if e != nil {
+		return errorResult(*e)
+	}
+	return res
+}
+
+// parseRequest validates the native execution parameters.
+func parseRequest(p params) (*request, *resultError) {
+	for _, name := range []string{"maxHits", "maxOffset", "maxQueryItems"} {
+		if _, ok := p.get(name); ok {
+			return nil, &resultError{code: CodeUnspecified, summary: summaryUnspecified,
+				message: name + " must be specified in a query profile."}
+		}
+	}
+	for _, name := range []string{"select.where", "select.grouping", "select"} {
+		if _, ok := p[name]; ok {
+			e := notImplemented(notImplementedMsg("the JSON query language (" + name + ")"))
+			return nil, &e
+		}
+	}
+	if f, ok := p.get("presentation.format", "format"); ok && f != "" && f != "json" && f != "default" {
+		e := notImplemented(notImplementedMsg("presentation.format=" + f + " (only JSON)"))
+		return nil, &e
+	}
+	req := &request{p: p, hits: DefaultHits, timeout: DefaultTimeout}
+	var e *resultError
+	if req.hits, e = intParam(p, DefaultHits, "hits", "hits", "count"); e != nil {
+		return nil, e
+	}
+	if req.offset, e = intParam(p, 0, "offset", "offset", "start"); e != nil {
+		return nil, e
+	}
+	if req.traceLevel, e = intParam(p, 0, "trace.level", "trace.level", "tracelevel"); e != nil {
+		return nil, e
+	}
+	if v, ok := p.get("timeout"); ok {
+		d, err := parseTimeout(v)
+		if err != nil {
+			ill := illegalQuery(fmt.Sprintf("Could not set 'timeout' to '%s': %v", v, err))
+			return nil, &ill
+		}
+		req.timeout = d
+	}
+	if v, ok := p.get("presentation.timing"); ok {
+		req.timing = v == "true"
+	}
+	if req.hits > MaxHits {
+		ill := illegalQuery(fmt.Sprintf("%d hits requested, configured limit: %d%s", req.hits, MaxHits, limitsDoc))
+		return nil, &ill
+	}
+	if req.offset > MaxOffset {
+		ill := illegalQuery(fmt.Sprintf("Offset of %d requested, configured limit: %d%s", req.offset, MaxOffset, limitsDoc))
+		return nil, &ill
+	}
+	return req, nil
+}
+
+func notImplementedMsg(what string) string {
+	return (&notImplementedError{what: what}).Error()
+}
+
+// intParam reads a non-negative integer parameter by full name and aliases.
+func intParam(p params, def int, display, full string, aliases ...string) (int, *resultError) {
+	v, ok := p.get(full, aliases...)
+	if !ok || v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		e := illegalQuery(fmt.Sprintf("Could not set '%s' to '%s': '%s' is not a valid integer", display, v, v))
+		return 0, &e
+	}
+	if n < 0 {
+		e := illegalQuery(fmt.Sprintf("Could not set '%s' to '%s': Must be a positive number", display, v))
+		return 0, &e
+	}
+	return n, nil
+}
+
+// parseTimeout reads a timeout: a number of seconds with an optional unit (ms, s, m).
+func parseTimeout(v string) (time.Duration, error) {
+	s := strings.TrimSpace(strings.ToLower(v))
+	unit := time.Second
+	switch {
+	case strings.HasSuffix(s, "ms"):
+		unit, s = time.Millisecond, strings.TrimSuffix(s, "ms")
+	case strings.HasSuffix(s, "s"):
+		s = strings.TrimSuffix(s, "s")
+	case strings.HasSuffix(s, "m"):
+		unit, s = time.Minute, strings.TrimSuffix(s, "m")
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || f < 0 || f > 1e9 {
+		return 0, errors.New("not a valid timeout")
+	}
+	return time.Duration(f * float64(unit)), nil
 }

@@ -1,0 +1,300 @@
+package search
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// evaluator evaluates a condition against documents. Relevance is the emulator's own, documented
+// in doc.go: a matched term scores tf/(1+tf) summed over terms, a nearestNeighbor adds its
+// closeness, filters add nothing.
+type evaluator struct {
+	schemas schemaSet
+	nn      map[*nnNode]map[string]float64 // per nearestNeighbor: document ID to closeness
+}
+
+// eval reports whether d matches n and its score.
+func (e *evaluator) eval(n node, d *docView) (bool, float64) {
+	switch n := n.(type) {
+	case boolNode:
+		return n.val, 0
+	case andNode:
+		total := 0.0
+		for _, k := range n.kids {
+			ok, s := e.eval(k, d)
+			if !ok {
+				return false, 0
+			}
+			total += s
+		}
+		return true, total
+	case orNode:
+		return e.any(n.kids, d)
+	case weakAndNode:
+		return e.any(n.kids, d)
+	case rankNode:
+		ok, total := e.eval(n.kids[0], d)
+		if !ok {
+			return false, 0
+		}
+		for _, k := range n.kids[1:] {
+			if m, s := e.eval(k, d); m {
+				total += s
+			}
+		}
+		return true, total
+	case notNode:
+		ok, _ := e.eval(n.kid, d)
+		return !ok, 0
+	case containsNode:
+		return e.contains(n, d)
+	case compareNode:
+		return e.compare(n, d), 0
+	case rangeNode:
+		return e.inRange(n, d), 0
+	case *nnNode:
+		c, ok := e.nn[n][d.ID]
+		return ok, c
+	}
+	return false, 0
+}
+
+func (e *evaluator) any(kids []node, d *docView) (bool, float64) {
+	matched, total := false, 0.0
+	for _, k := range kids {
+		if ok, s := e.eval(k, d); ok {
+			matched, total = true, total+s
+		}
+	}
+	return matched, total
+}
+
+// indexed reports whether field path of d is matched as an index (tokenized); lenient mode treats
+// every field as indexed.
+func (e *evaluator) indexed(d *docView, path string) bool {
+	if e.schemas.lenient() {
+		return true
+	}
+	f, ok := e.schemas.field(d.docType(), path)
+	return !ok || f.Indexed
+}
+
+// fieldsFor returns the paths a contains on field searches: the field itself, or for the default
+// index without a "default" field every string field of the document.
+func (e *evaluator) fieldsFor(d *docView, field string) []string {
+	if field != defaultIndex {
+		return []string{field}
+	}
+	if e.schemas.lenient() {
+		if _, ok := d.value(defaultIndex); ok {
+			return []string{defaultIndex}
+		}
+		return d.names
+	}
+	fs := e.schemas.types[d.docType()]
+	if _, ok := fs[defaultIndex]; ok {
+		return []string{defaultIndex}
+	}
+	var out []string
+	for _, name := range d.names {
+		if f, ok := fs[name]; ok && f.Indexed && isStringType(f.Type) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func (e *evaluator) contains(n containsNode, d *docView) (bool, float64) {
+	matched, total := false, 0.0
+	for _, path := range e.fieldsFor(d, n.field) {
+		if len(n.same) > 0 {
+			if e.sameElement(n, d, path) {
+				matched = true
+			}
+			continue
+		}
+		indexed := e.indexed(d, path)
+		for _, leaf := range d.leaves(path) {
+			if obj, ok := leaf.(map[string]any); ok { // a weighted set: match its keys
+				for k := range obj {
+					if tf := matchLeaf(k, n, indexed); tf > 0 {
+						matched, total = true, total+tf/(1+tf)
+					}
+				}
+				continue
+			}
+			if tf := matchLeaf(leaf, n, indexed); tf > 0 {
+				matched, total = true, total+tf/(1+tf)
+			}
+		}
+	}
+	return matched, total
+}
+
+// matchLeaf returns how often the term or phrase of n occurs in one value.
+func matchLeaf(leaf any, n containsNode, indexed bool) float64 {
+	switch v := leaf.(type) {
+	case string:
+		prefix, _ := n.ann["prefix"].(bool)
+		substring, _ := n.ann["substring"].(bool)
+		suffix, _ := n.ann["suffix"].(bool)
+		if !indexed && len(n.phrase) == 0 {
+			lv, lt := strings.ToLower(v), strings.ToLower(n.term)
+			switch {
+			case prefix && strings.HasPrefix(lv, lt), substring && strings.Contains(lv, lt),
+				suffix && strings.HasSuffix(lv, lt), lv == lt:
+				return 1
+			}
+			return 0
+		}
+		words := n.phrase
+		if len(words) == 0 {
+			words = tokenize(n.term)
+		}
+		if len(words) == 0 {
+			return 0
+		}
+		return float64(countPhrase(tokenize(v), words, prefix && len(words) == 1))
+	case json.Number:
+		t, err := strconv.ParseFloat(n.term, 64)
+		f, err2 := v.Float64()
+		if err == nil && err2 == nil && len(n.phrase) == 0 && t == f {
+			return 1
+		}
+	case bool:
+		if len(n.phrase) == 0 && strings.EqualFold(n.term, strconv.FormatBool(v)) {
+			return 1
+		}
+	}
+	return 0
+}
+
+// countPhrase counts the occurrences of words as consecutive tokens.
+func countPhrase(tokens, words []string, prefix bool) int {
+	count := 0
+	for i := 0; i+len(words) <= len(tokens); i++ {
+		ok := true
+		for j, w := range words {
+			if tokens[i+j] != w && !(prefix && strings.HasPrefix(tokens[i+j], w)) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			count++
+		}
+	}
+	return count
+}
+
+// sameElement matches when one element of the array or map at path satisfies every condition,
+// the conditions naming sub-fields of the element (key and value for maps).
+func (e *evaluator) sameElement(n containsNode, d *docView, path string) bool {
+	for _, el := range d.leavesElements(path) {
+		sub := &docView{Document: Document{ID: d.ID, Type: d.Type}, vals: el}
+		for k := range el {
+			sub.names = append(sub.names, k)
+		}
+		all := true
+		for _, c := range n.same {
+			if ok, _ := (&evaluator{schemas: schemaSet{}, nn: e.nn}).eval(c, sub); !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// leavesElements returns the elements of the collection at path as objects: array elements that
+// are objects as they are, map entries as {"key": k, "value": v}.
+func (v *docView) leavesElements(path string) []map[string]any {
+	var out []map[string]any
+	for _, x := range v.leaves(path) {
+		obj, ok := x.(map[string]any)
+		if !ok {
+			continue
+		}
+		if isStructLike(v, path) {
+			out = append(out, obj)
+			continue
+		}
+		for k, val := range obj {
+			out = append(out, map[string]any{"key": k, "value": val})
+		}
+	}
+	return out
+}
+
+// isStructLike reports whether the collection at path holds structs (an array) rather than being
+// a map: leaves of an array field come one per element.
+func isStructLike(v *docView, path string) bool {
+	top, _, _ := strings.Cut(path, ".")
+	x, _ := v.value(top)
+	_, isArr := x.([]any)
+	return isArr
+}
+
+func (e *evaluator) compare(n compareNode, d *docView) bool {
+	for _, leaf := range d.leaves(n.field) {
+		switch v := leaf.(type) {
+		case json.Number:
+			if n.isStr || n.isB {
+				continue
+			}
+			f, err := v.Float64()
+			if err == nil && compareFloat(f, n.op, n.num) {
+				return true
+			}
+		case string:
+			if n.isStr && strings.EqualFold(v, n.str) {
+				return true
+			}
+		case bool:
+			if n.isB && v == n.b {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func compareFloat(a float64, op string, b float64) bool {
+	switch op {
+	case "=":
+		return a == b
+	case "<":
+		return a < b
+	case "<=":
+		return a <= b
+	case ">":
+		return a > b
+	case ">=":
+		return a >= b
+	}
+	return false
+}
+
+func (e *evaluator) inRange(n rangeNode, d *docView) bool {
+	for _, leaf := range d.leaves(n.field) {
+		num, ok := leaf.(json.Number)
+		if !ok {
+			continue
+		}
+		f, err := num.Float64()
+		if err != nil || math.IsNaN(f) {
+			continue
+		}
+		lo := f > n.lo || !n.loOpen && f == n.lo
+		hi := f < n.hi || !n.hiOpen && f == n.hi
+		if lo && hi {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,590 @@
+package search
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// match is one matched document and its relevance.
+type match struct {
+	doc   *docView
+	score float64
+}
+
+// execute parses the query, evaluates it over the corpus and builds the result.
+func (h *handler) execute(req *request, start time.Time) (*result, *resultError) {
+	p := req.p
+	st := &statement{}
+	if yql, ok := p.get("yql"); ok {
+		parsed, err := parseYQL(yql)
+		if err != nil {
+			return nil, queryError(err)
+		}
+		st = parsed
+	} else if q, ok := p.get("model.queryString", "query"); ok && strings.TrimSpace(q) != "" {
+		st.where = userQueryNode{}
+	} else {
+		e := illegalQuery("No query")
+		return nil, &e
+	}
+	if st.limit != nil || st.offset != nil {
+		off := 0
+		if st.offset != nil {
+			off = *st.offset
+		}
+		if off > MaxOffset {
+			e := invalidParameter(fmt.Sprintf("Requested offset %d, but the max offset allowed is %d.", off, MaxOffset))
+			return nil, &e
+		}
+		req.offset = off
+		if st.limit != nil {
+			req.hits = max(*st.limit-off, 0)
+		}
+		if req.hits > MaxHits {
+			e := invalidParameter(fmt.Sprintf("Requested %d hits returned, but max hits allowed is %d.", req.hits, MaxHits))
+			return nil, &e
+		}
+	}
+	if st.timeout != nil {
+		req.timeout = time.Duration(*st.timeout) * time.Millisecond
+	}
+	where, err := resolveUserInput(st.where, p, 0)
+	if err != nil {
+		return nil, queryError(err)
+	}
+	schemas := newSchemaSet(h.corpus.Schemas())
+	types, e := sourceTypes(st, p, schemas)
+	if e != nil {
+		return nil, e
+	}
+	if e := validate(where, p, schemas); e != nil {
+		return nil, e
+	}
+	if req.timeout < ImmediateTimeout {
+		return nil, timeoutError(req.timeout)
+	}
+	deadline := start.Add(req.timeout)
+
+	// Snapshot the documents of the searched types.
+	var docs []*docView
+	total, timedOut := 0, false
+	h.corpus.Each(func(d Document) bool {
+		total++
+		if total%256 == 0 && h.now().After(deadline) {
+			timedOut = true
+			return false
+		}
+		v := newDocView(d)
+		if types == nil || types[v.docType()] {
+			docs = append(docs, v)
+		}
+		return true
+	})
+	if timedOut {
+		return nil, timeoutError(req.timeout)
+	}
+	ev := &evaluator{schemas: schemas, nn: map[*nnNode]map[string]float64{}}
+	if err := ev.prepareNN(where, docs, p); err != nil {
+		return nil, queryError(err)
+	}
+	var matches []match
+	for i, d := range docs {
+		if i%256 == 255 && h.now().After(deadline) {
+			return nil, timeoutError(req.timeout)
+		}
+		if ok, s := ev.eval(where, d); ok {
+			matches = append(matches, match{doc: d, score: s})
+		}
+	}
+	order := st.orderBy
+	if len(order) == 0 {
+		if s, ok := p.get("ranking.sorting", "sorting"); ok && strings.TrimSpace(s) != "" {
+			o, err := parseSorting(s)
+			if err != nil {
+				return nil, queryError(err)
+			}
+			order = o
+		}
+	}
+	sortMatches(matches, order)
+
+	res := &result{total: len(matches), coverage: &coverage{documents: total}}
+	if req.offset < len(matches) {
+		end := min(len(matches), req.offset+req.hits)
+		for _, m := range matches[req.offset:end] {
+			res.hits = append(res.hits, renderHit(m, st.fields, schemas))
+		}
+	}
+	if req.traceLevel > 0 {
+		y, _ := p.get("yql")
+		res.trace = []string{
+			"vespatest: query: " + y,
+			fmt.Sprintf("vespatest: %d of %d documents searched matched", len(matches), len(docs)),
+		}
+	}
+	if req.timing {
+		secs := h.now().Sub(start).Seconds()
+		res.timing = &timing{query: secs, search: secs}
+	}
+	return res, nil
+}
+
+// queryError maps a parse or preparation error to a result error.
+func queryError(err error) *resultError {
+	var ni *notImplementedError
+	if errors.As(err, &ni) {
+		e := notImplemented(ni.Error())
+		return &e
+	}
+	var re *resultErrorError
+	if errors.As(err, &re) {
+		e := re.e
+		return &e
+	}
+	e := illegalQuery("Could not instantiate query from YQL: " + err.Error())
+	return &e
+}
+
+// resultErrorError carries a ready result error through error returns.
+type resultErrorError struct{ e resultError }
+
+func (e *resultErrorError) Error() string { return e.e.message }
+
+func timeoutError(d time.Duration) *resultError {
+	return &resultError{code: CodeTimeout, summary: summaryTimeout,
+		message: fmt.Sprintf("No time left after waiting for %dms to execute query", d.Milliseconds())}
+}
+
+// resolveUserInput replaces userQuery() and userInput() by the conditions their text parses to.
+func resolveUserInput(n node, p params, depth int) (node, error) {
+	if depth > maxDepth {
+		return nil, errors.New("query nested too deeply")
+	}
+	mapKids := func(kids []node) ([]node, error) {
+		out := make([]node, len(kids))
+		for i, k := range kids {
+			r, err := resolveUserInput(k, p, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = r
+		}
+		return out, nil
+	}
+	var err error
+	switch n := n.(type) {
+	case andNode:
+		n.kids, err = mapKids(n.kids)
+		return n, err
+	case orNode:
+		n.kids, err = mapKids(n.kids)
+		return n, err
+	case weakAndNode:
+		n.kids, err = mapKids(n.kids)
+		return n, err
+	case rankNode:
+		n.kids, err = mapKids(n.kids)
+		return n, err
+	case notNode:
+		n.kid, err = resolveUserInput(n.kid, p, depth+1)
+		return n, err
+	case userQueryNode:
+		q, _ := p.get("model.queryString", "query")
+		grammar, _ := p.get("model.type", "type")
+		index, _ := p.get("model.defaultIndex", "default-index")
+		parsed, err := parseUserQuery(q, grammar, index)
+		if err != nil {
+			return nil, err
+		}
+		if parsed == nil {
+			return nil, &resultErrorError{e: illegalQuery("No query")}
+		}
+		return parsed, nil
+	case userInputNode:
+		text := n.literal
+		if !n.isLit {
+			v, ok := p[n.param]
+			if !ok {
+				return nil, &resultErrorError{e: illegalQuery(
+					fmt.Sprintf("Could not instantiate query from YQL: Could not find referenced parameter '%s'", n.param))}
+			}
+			text = v
+		}
+		grammar, _ := n.ann["grammar"].(string)
+		index, _ := n.ann["defaultIndex"].(string)
+		parsed, err := parseUserQuery(text, grammar, index)
+		if err != nil {
+			return nil, err
+		}
+		if parsed == nil {
+			if allow, _ := n.ann["allowEmpty"].(bool); allow {
+				return boolNode{val: false}, nil
+			}
+			return nil, &resultErrorError{e: illegalQuery("No query")}
+		}
+		return parsed, nil
+	}
+	return n, nil
+}
+
+// sourceTypes returns the document types searched: nil for all.
+func sourceTypes(st *statement, p params, schemas schemaSet) (map[string]bool, *resultError) {
+	names := st.sources
+	for _, param := range [][]string{{"model.sources", "sources", "search"}, {"model.restrict", "restrict"}} {
+		if v, ok := p.get(param[0], param[1:]...); ok && strings.TrimSpace(v) != "" {
+			var list []string
+			for _, s := range strings.Split(v, ",") {
+				if s = strings.TrimSpace(s); s != "" {
+					list = append(list, s)
+				}
+			}
+			names = list
+		}
+	}
+	if names == nil {
+		return nil, nil
+	}
+	out := map[string]bool{}
+	for _, n := range names {
+		if !schemas.lenient() {
+			if _, ok := schemas.types[n]; !ok {
+				e := invalidParameter(fmt.Sprintf("Could not resolve source ref '%s'.", n))
+				return nil, &e
+			}
+		}
+		out[n] = true
+	}
+	return out, nil
+}
+
+// validate checks the conditions against the schemas and the query inputs as Vespa's searchers
+// do: no text search in tensor fields, and nearestNeighbor items with valid targetHits, a query
+// tensor, and a dense tensor field of the same size.
+func validate(n node, p params, schemas schemaSet) *resultError {
+	var check func(n node, depth int) *resultError
+	check = func(n node, depth int) *resultError {
+		if depth > maxDepth {
+			e := illegalQuery("query nested too deeply")
+			return &e
+		}
+		var kids []node
+		switch n := n.(type) {
+		case andNode:
+			kids = n.kids
+		case orNode:
+			kids = n.kids
+		case weakAndNode:
+			kids = n.kids
+		case rankNode:
+			kids = n.kids
+		case notNode:
+			kids = []node{n.kid}
+		case containsNode:
+			if f, ok := schemas.anyField(n.field); ok && isTensorType(f.Type) {
+				e := invalidParameter(fmt.Sprintf("Cannot search '%s': It is a tensor field", n.field))
+				return &e
+			}
+		case *nnNode:
+			return validateNN(n, p, schemas)
+		}
+		for _, k := range kids {
+			if e := check(k, depth+1); e != nil {
+				return e
+			}
+		}
+		return nil
+	}
+	return check(n, 0)
+}
+
+func validateNN(n *nnNode, p params, schemas schemaSet) *resultError {
+	item := nnItemString(n)
+	fail := func(msg string) *resultError {
+		e := illegalQuery(item + msg)
+		return &e
+	}
+	if n.targetHits < 1 {
+		return fail(fmt.Sprintf(" has invalid targetHits %d: Must be >= 1", n.targetHits))
+	}
+	feature := "query(" + n.query + ")"
+	raw, ok := p.rankInput(feature)
+	if !ok {
+		return fail(" requires a tensor rank feature named '" + feature + "' but this is not present")
+	}
+	q, ok := parseVector(raw)
+	if !ok {
+		e := invalidParameter(fmt.Sprintf("Could not set 'ranking.features.%s' to '%s': not a dense tensor", feature, raw))
+		return &e
+	}
+	if schemas.lenient() {
+		return nil
+	}
+	f, ok := schemas.anyField(n.field)
+	switch {
+	case !ok:
+		return fail(" field is not an attribute")
+	case !isTensorType(f.Type):
+		return fail(" field is not a tensor")
+	}
+	dim, size, dense := denseSize(f.Type)
+	if !dense {
+		return fail(" tensor type " + f.Type + " is not a dense vector")
+	}
+	if size != len(q) {
+		return fail(fmt.Sprintf(" field type %s does not match query type tensor(%s[%d])", f.Type, dim, len(q)))
+	}
+	return nil
+}
+
+// prepareNN computes, for every nearestNeighbor in the query, its targetHits nearest documents.
+// A nearestNeighbor directly under the top-level and is pre-filtered by its siblings, as Vespa
+// does; elsewhere it considers every searched document.
+func (e *evaluator) prepareNN(where node, docs []*docView, p params) error {
+	type job struct {
+		n      *nnNode
+		filter []node
+	}
+	var first, second []job
+	var collect func(n node, depth int)
+	collect = func(n node, depth int) {
+		if depth > maxDepth {
+			return
+		}
+		switch n := n.(type) {
+		case *nnNode:
+			first = append(first, job{n: n})
+		case andNode:
+			for i, k := range n.kids {
+				if nn, ok := k.(*nnNode); ok && depth == 0 {
+					var siblings []node
+					for j, s := range n.kids {
+						if _, isNN := s.(*nnNode); j != i && !isNN {
+							siblings = append(siblings, s)
+						}
+					}
+					second = append(second, job{n: nn, filter: siblings})
+					continue
+				}
+				collect(k, depth+1)
+			}
+		case orNode:
+			for _, k := range n.kids {
+				collect(k, depth+1)
+			}
+		case weakAndNode:
+			for _, k := range n.kids {
+				collect(k, depth+1)
+			}
+		case rankNode:
+			for _, k := range n.kids {
+				collect(k, depth+1)
+			}
+		case notNode:
+			collect(n.kid, depth+1)
+		}
+	}
+	collect(where, 0)
+	for _, j := range append(first, second...) {
+		raw, _ := p.rankInput("query(" + j.n.query + ")")
+		q, _ := parseVector(raw)
+		var cands []nnCandidate
+	docs:
+		for _, d := range docs {
+			for _, f := range j.filter {
+				if ok, _ := e.eval(f, d); !ok {
+					continue docs
+				}
+			}
+			x, ok := d.value(j.n.field)
+			if !ok {
+				continue
+			}
+			vec, ok := parseVector(x)
+			if !ok || len(vec) != len(q) {
+				continue
+			}
+			metric := ""
+			if f, ok := e.schemas.field(d.docType(), j.n.field); ok {
+				metric = f.DistanceMetric
+			}
+			dist, closeness, err := distance(metric, q, vec)
+			if err != nil {
+				return err
+			}
+			cands = append(cands, nnCandidate{id: d.ID, dist: dist, closeness: closeness})
+		}
+		e.nn[j.n] = topK(cands, j.n.targetHits, j.n.threshold)
+	}
+	return nil
+}
+
+// parseSorting reads a sorting parameter: "+year -title" (no prefix means ascending).
+func parseSorting(s string) ([]orderSpec, error) {
+	var out []orderSpec
+	for _, f := range strings.Fields(s) {
+		o := orderSpec{}
+		switch f[0] {
+		case '-':
+			o.desc, f = true, f[1:]
+		case '+':
+			f = f[1:]
+		}
+		if strings.ContainsAny(f, "()[]") || f == "" {
+			return nil, &notImplementedError{what: "sort functions in sorting (" + s + ")"}
+		}
+		o.field = f
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// sortMatches orders by the order-by keys, or by relevance (descending); ties go by document ID.
+func sortMatches(ms []match, order []orderSpec) {
+	sort.SliceStable(ms, func(i, j int) bool {
+		for _, o := range order {
+			c := compareValues(firstLeaf(ms[i].doc, o.field), firstLeaf(ms[j].doc, o.field))
+			if c == 0 {
+				continue
+			}
+			if c == 2 || c == -2 { // a missing value sorts last either way
+				return c == -2
+			}
+			if o.desc {
+				return c > 0
+			}
+			return c < 0
+		}
+		if len(order) == 0 && ms[i].score != ms[j].score {
+			return ms[i].score > ms[j].score
+		}
+		return ms[i].doc.ID < ms[j].doc.ID
+	})
+}
+
+func firstLeaf(d *docView, field string) any {
+	if field == "[relevance]" || field == "relevance" {
+		return nil
+	}
+	ls := d.leaves(field)
+	if len(ls) == 0 {
+		return nil
+	}
+	return ls[0]
+}
+
+// compareValues compares two sort values: -1, 0, 1; -2 when only b is missing, 2 when only a is.
+func compareValues(a, b any) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return 2
+	case b == nil:
+		return -2
+	}
+	fa, aNum := toFloat(a)
+	fb, bNum := toFloat(b)
+	if aNum && bNum {
+		switch {
+		case fa < fb:
+			return -1
+		case fa > fb:
+			return 1
+		}
+		return 0
+	}
+	return strings.Compare(fmt.Sprint(a), fmt.Sprint(b))
+}
+
+// renderHit builds the rendered hit: documentid as id, the document type as source, and the
+// fields sddocname, documentid and then the document fields (schema order when declared, stored
+// order otherwise). With a YQL field list only those fields are written.
+func renderHit(m match, selected []string, schemas schemaSet) hit {
+	d := m.doc
+	h := hit{id: d.ID, relevance: m.score, source: d.docType()}
+	if selected == nil {
+		h.fields = append(h.fields,
+			field{name: "sddocname", raw: jsonString(d.docType())},
+			field{name: "documentid", raw: jsonString(d.ID)})
+	}
+	want := map[string]bool{}
+	for _, s := range selected {
+		want[s] = true
+	}
+	names := d.names
+	if fs, ok := schemaOrder(schemas, d.docType()); ok {
+		names = fs
+	}
+	for _, name := range names {
+		if selected != nil && !want[name] {
+			continue
+		}
+		raw, ok := d.raw(name)
+		if !ok || string(raw) == "null" {
+			continue
+		}
+		if f, ok := schemas.field(d.docType(), name); ok && isTensorType(f.Type) {
+			raw = renderTensor(f.Type, raw)
+		}
+		h.fields = append(h.fields, field{name: name, raw: raw})
+	}
+	return h
+}
+
+func schemaOrder(schemas schemaSet, t string) ([]string, bool) {
+	if schemas.lenient() {
+		return nil, false
+	}
+	fs, ok := schemas.order[t]
+	return fs, ok
+}
+
+// raw returns the stored JSON of a top-level field.
+func (v *docView) raw(name string) (json.RawMessage, bool) {
+	for i, n := range v.names {
+		if n == name {
+			return v.raws[i], true
+		}
+	}
+	return nil, false
+}
+
+// renderTensor renders a dense vector field in Vespa's short form {"type":...,"values":[...]};
+// other tensors are written as stored.
+func renderTensor(typ string, raw json.RawMessage) json.RawMessage {
+	if _, _, ok := denseSize(typ); !ok {
+		return raw
+	}
+	var x any
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if dec.Decode(&x) != nil {
+		return raw
+	}
+	vec, ok := parseVector(x)
+	if !ok {
+		return raw
+	}
+	var b strings.Builder
+	b.WriteString(`{"type":`)
+	b.Write(jsonString(strings.ReplaceAll(typ, " ", "")))
+	b.WriteString(`,"values":[`)
+	for i, f := range vec {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			b.WriteString(strconv.Quote(javaDouble(f)))
+			continue
+		}
+		b.WriteString(javaDouble(f))
+	}
+	b.WriteString(`]}`)
+	return json.RawMessage(b.String())
+}

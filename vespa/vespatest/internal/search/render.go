@@ -1,0 +1,188 @@
+package search
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// result is what the handler renders: Vespa's default JSON result format.
+type result struct {
+	trace    []string
+	timing   *timing
+	total    int
+	coverage *coverage
+	errors   []resultError
+	hits     []hit
+}
+
+// coverage is root.coverage for a complete (non-degraded) search of one node.
+type coverage struct{ documents int }
+
+// timing is the top-level timing object of presentation.timing, in seconds.
+type timing struct{ query, summary, search float64 }
+
+// hit is one child of root.
+type hit struct {
+	id        string
+	relevance float64
+	source    string
+	fields    []field
+}
+
+// field is one rendered hit field; raw is the JSON value.
+type field struct {
+	name string
+	raw  []byte
+}
+
+// render writes r as compact JSON with keys in the order Vespa's JsonRenderer writes them.
+func (r *result) render() []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	if len(r.trace) > 0 {
+		b.WriteString(`"trace":{"children":[`)
+		for i, m := range r.trace {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`{"message":`)
+			writeString(&b, m)
+			b.WriteByte('}')
+		}
+		b.WriteString(`]},`)
+	}
+	if r.timing != nil {
+		b.WriteString(`"timing":{"querytime":`)
+		b.WriteString(javaDouble(r.timing.query))
+		b.WriteString(`,"summaryfetchtime":`)
+		b.WriteString(javaDouble(r.timing.summary))
+		b.WriteString(`,"searchtime":`)
+		b.WriteString(javaDouble(r.timing.search))
+		b.WriteString(`},`)
+	}
+	b.WriteString(`"root":{"id":"toplevel","relevance":1.0,"fields":{"totalCount":`)
+	b.WriteString(strconv.Itoa(r.total))
+	b.WriteByte('}')
+	if c := r.coverage; c != nil {
+		b.WriteString(`,"coverage":{"coverage":100,"documents":`)
+		b.WriteString(strconv.Itoa(c.documents))
+		b.WriteString(`,"full":true,"nodes":1,"results":1,"resultsFull":1}`)
+	}
+	if len(r.errors) > 0 {
+		b.WriteString(`,"errors":[`)
+		for i, e := range r.errors {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`{"code":`)
+			b.WriteString(strconv.Itoa(e.code))
+			b.WriteString(`,"summary":`)
+			writeString(&b, e.summary)
+			if e.source != "" {
+				b.WriteString(`,"source":`)
+				writeString(&b, e.source)
+			}
+			if e.message != "" {
+				b.WriteString(`,"message":`)
+				writeString(&b, e.message)
+			}
+			b.WriteByte('}')
+		}
+		b.WriteByte(']')
+	}
+	if len(r.hits) > 0 {
+		b.WriteString(`,"children":[`)
+		for i, h := range r.hits {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`{"id":`)
+			writeString(&b, h.id)
+			b.WriteString(`,"relevance":`)
+			writeRelevance(&b, h.relevance)
+			if h.source != "" {
+				b.WriteString(`,"source":`)
+				writeString(&b, h.source)
+			}
+			if len(h.fields) > 0 {
+				b.WriteString(`,"fields":{`)
+				for j, f := range h.fields {
+					if j > 0 {
+						b.WriteByte(',')
+					}
+					writeString(&b, f.name)
+					b.WriteByte(':')
+					b.Write(f.raw)
+				}
+				b.WriteByte('}')
+			}
+			b.WriteByte('}')
+		}
+		b.WriteByte(']')
+	}
+	b.WriteString(`}}`)
+	return b.Bytes()
+}
+
+// writeRelevance writes a relevance; non-finite values are strings, as Vespa renders them.
+func writeRelevance(b *bytes.Buffer, v float64) {
+	switch {
+	case math.IsNaN(v):
+		b.WriteString(`"NaN"`)
+	case math.IsInf(v, 1):
+		b.WriteString(`"Infinity"`)
+	case math.IsInf(v, -1):
+		b.WriteString(`"-Infinity"`)
+	default:
+		b.WriteString(javaDouble(v))
+	}
+}
+
+// javaDouble formats a finite float64 as Java's Double.toString does (which Jackson writes):
+// 1.0, 0.25, 1.0E-4, 1.2345678E7.
+func javaDouble(v float64) string {
+	if v == 0 {
+		if math.Signbit(v) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	a := math.Abs(v)
+	if a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(v, 'f', -1, 64)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	s := strconv.FormatFloat(v, 'E', -1, 64) // 1E-04, 1.5E+07
+	mant, exp, _ := strings.Cut(s, "E")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	neg := strings.HasPrefix(exp, "-")
+	exp = strings.TrimLeft(exp, "+-0")
+	if exp == "" {
+		exp = "0"
+	}
+	if neg {
+		exp = "-" + exp
+	}
+	return mant + "E" + exp
+}
+
+// writeString writes s as a JSON string without HTML escaping, as Jackson does.
+func writeString(b *bytes.Buffer, s string) {
+	b.Write(jsonString(s))
+}
+
+func jsonString(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // encoding a string cannot fail
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}

@@ -1,0 +1,49 @@
+package search
+
+import "strings"
+
+// schemaSet indexes the corpus schemas; none means lenient mode.
+type schemaSet struct {
+	types map[string]map[string]Field // document type to field name to field
+	order map[string][]string         // document type to field names in declaration order
+}
+
+func newSchemaSet(ss []Schema) schemaSet {
+	out := schemaSet{types: map[string]map[string]Field{}, order: map[string][]string{}}
+	for _, s := range ss {
+		m := map[string]Field{}
+		for _, f := range s.Fields {
+			m[f.Name] = f
+			out.order[s.Name] = append(out.order[s.Name], f.Name)
+		}
+		out.types[s.Name] = m
+	}
+	return out
+}
+
+func (s schemaSet) lenient() bool { return len(s.types) == 0 }
+
+// field returns the declaration of the top-level field of path in doc type t.
+func (s schemaSet) field(t, path string) (Field, bool) {
+	top, _, _ := strings.Cut(path, ".")
+	f, ok := s.types[t][top]
+	return f, ok
+}
+
+// anyField returns the declaration of the top-level field of path in any schema.
+func (s schemaSet) anyField(path string) (Field, bool) {
+	top, _, _ := strings.Cut(path, ".")
+	for _, fs := range s.types {
+		if f, ok := fs[top]; ok {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+func isTensorType(t string) bool { return strings.HasPrefix(strings.TrimSpace(t), "tensor") }
+
+// isStringType reports whether values of the Vespa type t are (collections of) strings.
+func isStringType(t string) bool {
+	return t == "string" || strings.Contains(t, "<string>") || strings.HasPrefix(t, "map<string")
+}

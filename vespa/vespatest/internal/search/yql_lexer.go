@@ -1,0 +1,215 @@
+package search
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// tokKind is the kind of a YQL token.
+type tokKind int
+
+const (
+	tokEOF    tokKind = iota
+	tokIdent          // select, title, my_field.key, sources
+	tokString         // "text" or 'text', already unescaped
+	tokNumber         // 12, -3.5, 7L, 1e3
+	tokParam          // @name
+	tokPunct          // ( ) { } [ ] , : ; * | ! = < <= > >=
+)
+
+// token is one lexical token of a YQL statement.
+type token struct {
+	kind tokKind
+	text string // the identifier, the unescaped string, the number text, the punctuation
+	pos  int    // byte offset in the statement
+}
+
+func (t token) String() string {
+	switch t.kind {
+	case tokEOF:
+		return "<EOF>"
+	case tokString:
+		return strconv.Quote(t.text)
+	case tokParam:
+		return "@" + t.text
+	}
+	return t.text
+}
+
+// syntaxError is a YQL syntax error at a position of the statement.
+type syntaxError struct {
+	pos int
+	msg string
+}
+
+func (e *syntaxError) Error() string { return e.msg }
+
+// lex splits a YQL statement into tokens. It never panics; malformed input gives a *syntaxError.
+func lex(s string) ([]token, error) {
+	var toks []token
+	i := 0
+	for i < len(s) {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case unicode.IsSpace(r):
+			i += w
+		case r == '"' || r == '\'':
+			str, n, err := lexString(s, i)
+			if err != nil {
+				return nil, err
+			}
+			toks = append(toks, token{kind: tokString, text: str, pos: i})
+			i += n
+		case r == '@':
+			j := i + 1
+			for j < len(s) && isIdentByte(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				return nil, lexErr(s, i, "expected a parameter name after '@'")
+			}
+			toks = append(toks, token{kind: tokParam, text: s[i+1 : j], pos: i})
+			i = j
+		case r >= '0' && r <= '9' || (r == '-' || r == '.') && i+1 < len(s) && isDigitOrDot(s[i+1]) && numberMayStart(toks):
+			j := lexNumberEnd(s, i)
+			toks = append(toks, token{kind: tokNumber, text: s[i:j], pos: i})
+			i = j
+		case r == '_' || unicode.IsLetter(r):
+			j := i
+			for j < len(s) {
+				r2, w2 := utf8.DecodeRuneInString(s[j:])
+				if r2 == '_' || r2 == '.' || unicode.IsLetter(r2) || unicode.IsDigit(r2) {
+					j += w2
+					continue
+				}
+				break
+			}
+			toks = append(toks, token{kind: tokIdent, text: s[i:j], pos: i})
+			i = j
+		case r == '-' && len(s)-i >= 9 && strings.EqualFold(s[i+1:i+9], "infinity"):
+			toks = append(toks, token{kind: tokIdent, text: s[i : i+9], pos: i})
+			i += 9
+		case strings.ContainsRune("(){}[],:;*|!", r):
+			toks = append(toks, token{kind: tokPunct, text: string(r), pos: i})
+			i++
+		case r == '<' || r == '>' || r == '=':
+			if i+1 < len(s) && s[i+1] == '=' && r != '=' {
+				toks = append(toks, token{kind: tokPunct, text: s[i : i+2], pos: i})
+				i += 2
+				continue
+			}
+			toks = append(toks, token{kind: tokPunct, text: string(r), pos: i})
+			i++
+		default:
+			return nil, lexErr(s, i, fmt.Sprintf("token recognition error at: '%s'", string(r)))
+		}
+	}
+	toks = append(toks, token{kind: tokEOF, pos: len(s)})
+	return toks, nil
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+func isDigitOrDot(b byte) bool { return b >= '0' && b <= '9' || b == '.' }
+
+// numberMayStart reports whether a leading '-' or '.' begins a number: it does unless the previous
+// token is a value (then '-' would be a binary operator, which YQL does not have anyway).
+func numberMayStart(toks []token) bool {
+	if len(toks) == 0 {
+		return true
+	}
+	p := toks[len(toks)-1]
+	return p.kind == tokPunct && p.text != ")" && p.text != "]" && p.text != "}" || p.kind == tokIdent
+}
+
+func lexNumberEnd(s string, i int) int {
+	j := i
+	if s[j] == '-' {
+		j++
+	}
+	for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
+		j++
+	}
+	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+		k := j + 1
+		if k < len(s) && (s[k] == '+' || s[k] == '-') {
+			k++
+		}
+		if k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+				k++
+			}
+			j = k
+		}
+	}
+	if j < len(s) && (s[j] == 'L' || s[j] == 'l') {
+		j++
+	}
+	return j
+}
+
+// lexString reads a quoted literal starting at s[i] and returns its unescaped value and length.
+func lexString(s string, i int) (string, int, error) {
+	q := s[i]
+	var b strings.Builder
+	j := i + 1
+	for j < len(s) {
+		c := s[j]
+		switch {
+		case c == q:
+			return b.String(), j + 1 - i, nil
+		case c == '\\':
+			if j+1 >= len(s) {
+				return "", 0, lexErr(s, j, "unterminated escape in string literal")
+			}
+			e := s[j+1]
+			switch e {
+			case '"', '\'', '\\', '/':
+				b.WriteByte(e)
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case 'b':
+				b.WriteByte('\b')
+			case 'f':
+				b.WriteByte('\f')
+			case 'u':
+				if j+6 > len(s) {
+					return "", 0, lexErr(s, j, "invalid unicode escape in string literal")
+				}
+				v, err := strconv.ParseUint(s[j+2:j+6], 16, 16)
+				if err != nil {
+					return "", 0, lexErr(s, j, "invalid unicode escape in string literal")
+				}
+				b.WriteRune(rune(v))
+				j += 4
+			default:
+				return "", 0, lexErr(s, j, fmt.Sprintf("invalid escape '\\%c' in string literal", e))
+			}
+			j += 2
+		default:
+			b.WriteByte(c)
+			j++
+		}
+	}
+	return "", 0, lexErr(s, i, "unterminated string literal")
+}
+
+func lexErr(s string, pos int, msg string) error {
+	return &syntaxError{pos: pos, msg: fmt.Sprintf("query:L%d:%d %s", lineOf(s, pos), colOf(s, pos), msg)}
+}
+
+func lineOf(s string, pos int) int { return strings.Count(s[:min(pos, len(s))], "\n") + 1 }
+
+func colOf(s string, pos int) int {
+	pos = min(pos, len(s))
+	return pos - (strings.LastIndexByte(s[:pos], '\n') + 1)
+}

@@ -1,0 +1,740 @@
+package search
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// notImplementedError reports valid Vespa input that the emulator does not implement. The
+// handler answers it with HTTP 501 and an error saying so, never with a silently wrong result.
+type notImplementedError struct{ what string }
+
+func (e *notImplementedError) Error() string {
+	return "the vespatest emulator does not implement " + e.what
+}
+
+// unimplementedFuncs are YQL operators Vespa has and the emulator rejects explicitly.
+var unimplementedFuncs = map[string]bool{
+	"near": true, "onear": true, "equiv": true, "uri": true, "fuzzy": true, "wand": true,
+	"weightedset": true, "dotproduct": true, "predicate": true, "geolocation": true,
+	"text": true, "select": true,
+}
+
+// parser is a recursive-descent parser over the tokens of one YQL statement.
+type parser struct {
+	src   string
+	toks  []token
+	i     int
+	depth int // nesting depth, bounded by maxDepth so that hostile input cannot exhaust the stack
+}
+
+// maxDepth bounds the nesting of parentheses, negations and annotations.
+const maxDepth = 200
+
+// enter counts one level of nesting and fails beyond maxDepth; the caller defers p.leave().
+func (p *parser) enter() error {
+	p.depth++
+	if p.depth > maxDepth {
+		return p.errorf(p.peek(), "query nested deeper than %d levels", maxDepth)
+	}
+	return nil
+}
+
+func (p *parser) leave() { p.depth-- }
+
+// parseYQL parses a YQL select statement. Errors are *syntaxError (Vespa answers 400, code 3) or
+// *notImplementedError.
+func parseYQL(src string) (*statement, error) {
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{src: src, toks: toks}
+	st, err := p.statement()
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+func (p *parser) peek() token { return p.toks[p.i] }
+
+func (p *parser) next() token {
+	t := p.toks[p.i]
+	if t.kind != tokEOF {
+		p.i++
+	}
+	return t
+}
+
+func (p *parser) isKeyword(kw string) bool {
+	t := p.peek()
+	return t.kind == tokIdent && strings.EqualFold(t.text, kw)
+}
+
+func (p *parser) isPunct(s string) bool {
+	t := p.peek()
+	return t.kind == tokPunct && t.text == s
+}
+
+func (p *parser) errorf(t token, format string, args ...any) error {
+	return &syntaxError{pos: t.pos, msg: fmt.Sprintf("query:L%d:%d ", lineOf(p.src, t.pos), colOf(p.src, t.pos)) +
+		fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) mismatch(expecting string) error {
+	t := p.peek()
+	return p.errorf(t, "mismatched input '%s' expecting %s", t, expecting)
+}
+
+func (p *parser) expectKeyword(kw string) error {
+	if !p.isKeyword(kw) {
+		return p.mismatch(strings.ToUpper(kw))
+	}
+	p.next()
+	return nil
+}
+
+func (p *parser) expectPunct(s string) error {
+	if !p.isPunct(s) {
+		return p.mismatch("'" + s + "'")
+	}
+	p.next()
+	return nil
+}
+
+func (p *parser) statement() (*statement, error) {
+	st := &statement{}
+	if err := p.expectKeyword("select"); err != nil {
+		return nil, err
+	}
+	if p.isPunct("*") {
+		p.next()
+	} else {
+		for {
+			t := p.next()
+			if t.kind != tokIdent {
+				return nil, p.errorf(t, "mismatched input '%s' expecting {'*', IDENTIFIER}", t)
+			}
+			st.fields = append(st.fields, t.text)
+			if !p.isPunct(",") {
+				break
+			}
+			p.next()
+		}
+	}
+	if err := p.expectKeyword("from"); err != nil {
+		return nil, err
+	}
+	if err := p.sources(st); err != nil {
+		return nil, err
+	}
+	if err := p.expectKeyword("where"); err != nil {
+		return nil, err
+	}
+	w, err := p.orExpr()
+	if err != nil {
+		return nil, err
+	}
+	st.where = w
+	if err := p.tail(st); err != nil {
+		return nil, err
+	}
+	if p.isPunct(";") {
+		p.next()
+	}
+	if p.isPunct("|") {
+		return nil, &notImplementedError{what: "grouping (the '|' part of YQL)"}
+	}
+	if t := p.peek(); t.kind != tokEOF {
+		return nil, p.errorf(t, "extraneous input '%s' expecting <EOF>", t)
+	}
+	return st, nil
+}
+
+func (p *parser) sources(st *statement) error {
+	if p.isKeyword("sources") {
+		p.next()
+		if p.isPunct("*") {
+			p.next()
+			return nil
+		}
+		for {
+			t := p.next()
+			if t.kind != tokIdent {
+				return p.errorf(t, "mismatched input '%s' expecting {'*', IDENTIFIER}", t)
+			}
+			st.sources = append(st.sources, t.text)
+			if !p.isPunct(",") {
+				return nil
+			}
+			p.next()
+		}
+	}
+	t := p.next()
+	if t.kind != tokIdent {
+		return p.errorf(t, "mismatched input '%s' expecting {SOURCES, IDENTIFIER}", t)
+	}
+	st.sources = []string{t.text}
+	return nil
+}
+
+func (p *parser) tail(st *statement) error {
+	if p.isKeyword("order") {
+		p.next()
+		if err := p.expectKeyword("by"); err != nil {
+			return err
+		}
+		for {
+			if p.isPunct("{") {
+				return &notImplementedError{what: "annotations on order by (sort functions)"}
+			}
+			t := p.next()
+			if t.kind != tokIdent {
+				return p.errorf(t, "mismatched input '%s' expecting IDENTIFIER", t)
+			}
+			o := orderSpec{field: t.text}
+			if p.isKeyword("desc") {
+				p.next()
+				o.desc = true
+			} else if p.isKeyword("asc") {
+				p.next()
+			}
+			st.orderBy = append(st.orderBy, o)
+			if !p.isPunct(",") {
+				break
+			}
+			p.next()
+		}
+	}
+	for _, kw := range []string{"limit", "offset", "timeout"} {
+		if !p.isKeyword(kw) {
+			continue
+		}
+		p.next()
+		t := p.next()
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSuffix(t.text, "L"), "l"))
+		if t.kind != tokNumber || err != nil || n < 0 {
+			return p.errorf(t, "mismatched input '%s' expecting INTEGER", t)
+		}
+		switch kw {
+		case "limit":
+			st.limit = &n
+		case "offset":
+			st.offset = &n
+		default:
+			st.timeout = &n
+		}
+	}
+	return nil
+}
+
+func (p *parser) orExpr() (node, error) {
+	defer p.leave()
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	first, err := p.andExpr()
+	if err != nil {
+		return nil, err
+	}
+	kids := []node{first}
+	for p.isKeyword("or") {
+		p.next()
+		n, err := p.andExpr()
+		if err != nil {
+			return nil, err
+		}
+		kids = append(kids, n)
+	}
+	if len(kids) == 1 {
+		return first, nil
+	}
+	return orNode{kids: kids}, nil
+}
+
+func (p *parser) andExpr() (node, error) {
+	first, err := p.unary()
+	if err != nil {
+		return nil, err
+	}
+	kids := []node{first}
+	for p.isKeyword("and") {
+		p.next()
+		n, err := p.unary()
+		if err != nil {
+			return nil, err
+		}
+		kids = append(kids, n)
+	}
+	if len(kids) == 1 {
+		return first, nil
+	}
+	return andNode{kids: kids}, nil
+}
+
+func (p *parser) unary() (node, error) {
+	if p.isPunct("!") {
+		p.next()
+		defer p.leave()
+		if err := p.enter(); err != nil {
+			return nil, err
+		}
+		n, err := p.unary()
+		if err != nil {
+			return nil, err
+		}
+		return notNode{kid: n}, nil
+	}
+	return p.primary()
+}
+
+func (p *parser) primary() (node, error) {
+	if p.isPunct("(") {
+		p.next()
+		n, err := p.orExpr()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectPunct(")"); err != nil {
+			return nil, err
+		}
+		return n, nil
+	}
+	var ann annotations
+	if p.isPunct("{") {
+		a, err := p.annotations()
+		if err != nil {
+			return nil, err
+		}
+		ann = a
+		if p.isPunct("(") {
+			defer p.leave()
+			if err := p.enter(); err != nil {
+				return nil, err
+			}
+			return p.primary() // annotations on a parenthesised expression are accepted and ignored
+		}
+	}
+	t := p.peek()
+	switch {
+	case t.kind == tokIdent && (strings.EqualFold(t.text, "true") || strings.EqualFold(t.text, "false")) &&
+		!p.isOperatorAt(p.i+1):
+		p.next()
+		return boolNode{val: strings.EqualFold(t.text, "true")}, nil
+	case t.kind == tokIdent && p.toks[p.i+1].kind == tokPunct && p.toks[p.i+1].text == "(":
+		return p.call(ann)
+	case t.kind == tokIdent:
+		return p.relation(ann)
+	case t.kind == tokNumber:
+		return p.reversedCompare()
+	}
+	return nil, p.errorf(t, "no viable alternative at input '%s'", t)
+}
+
+// isOperatorAt reports whether the token at i is a relational operator or keyword.
+func (p *parser) isOperatorAt(i int) bool {
+	t := p.toks[i]
+	if t.kind == tokPunct {
+		switch t.text {
+		case "=", "<", "<=", ">", ">=":
+			return true
+		}
+	}
+	return t.kind == tokIdent && (strings.EqualFold(t.text, "contains") || strings.EqualFold(t.text, "matches") ||
+		strings.EqualFold(t.text, "in"))
+}
+
+// relation parses field contains ..., field op value, field matches "re", field in (...).
+func (p *parser) relation(ann annotations) (node, error) {
+	field := p.next().text
+	t := p.next()
+	switch {
+	case t.kind == tokIdent && strings.EqualFold(t.text, "contains"):
+		return p.containsRHS(field, ann)
+	case t.kind == tokIdent && strings.EqualFold(t.text, "matches"):
+		return nil, &notImplementedError{what: "the YQL 'matches' operator"}
+	case t.kind == tokIdent && strings.EqualFold(t.text, "in"):
+		return p.inRHS(field)
+	case t.kind == tokPunct && (t.text == "=" || t.text == "<" || t.text == "<=" || t.text == ">" || t.text == ">="):
+		v := p.next()
+		c := compareNode{field: field, op: t.text}
+		switch {
+		case v.kind == tokNumber:
+			f, err := parseNumber(v.text)
+			if err != nil {
+				return nil, p.errorf(v, "invalid number '%s'", v.text)
+			}
+			c.num = f
+		case v.kind == tokString && t.text == "=":
+			c.str, c.isStr = v.text, true
+		case v.kind == tokIdent && t.text == "=" && (strings.EqualFold(v.text, "true") || strings.EqualFold(v.text, "false")):
+			c.isB, c.b = true, strings.EqualFold(v.text, "true")
+		default:
+			return nil, p.errorf(v, "mismatched input '%s' expecting a number", v)
+		}
+		return c, nil
+	}
+	return nil, p.errorf(t, "mismatched input '%s' expecting {CONTAINS, MATCHES, IN, '=', '<', '<=', '>', '>='}", t)
+}
+
+// reversedCompare parses number op field (2015 < year).
+func (p *parser) reversedCompare() (node, error) {
+	v := p.next()
+	f, err := parseNumber(v.text)
+	if err != nil {
+		return nil, p.errorf(v, "invalid number '%s'", v.text)
+	}
+	op := p.next()
+	flip := map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+	o, ok := flip[op.text]
+	if op.kind != tokPunct || !ok {
+		return nil, p.errorf(op, "mismatched input '%s' expecting {'=', '<', '<=', '>', '>='}", op)
+	}
+	ft := p.next()
+	if ft.kind != tokIdent {
+		return nil, p.errorf(ft, "mismatched input '%s' expecting IDENTIFIER", ft)
+	}
+	return compareNode{field: ft.text, op: o, num: f}, nil
+}
+
+func (p *parser) inRHS(field string) (node, error) {
+	if err := p.expectPunct("("); err != nil {
+		return nil, err
+	}
+	var kids []node
+	for {
+		v := p.next()
+		switch v.kind {
+		case tokNumber:
+			f, err := parseNumber(v.text)
+			if err != nil {
+				return nil, p.errorf(v, "invalid number '%s'", v.text)
+			}
+			kids = append(kids, compareNode{field: field, op: "=", num: f})
+		case tokString:
+			kids = append(kids, compareNode{field: field, op: "=", str: v.text, isStr: true})
+		default:
+			return nil, p.errorf(v, "mismatched input '%s' expecting {STRING, INTEGER}", v)
+		}
+		if p.isPunct(",") {
+			p.next()
+			continue
+		}
+		if err := p.expectPunct(")"); err != nil {
+			return nil, err
+		}
+		return orNode{kids: kids}, nil
+	}
+}
+
+func (p *parser) containsRHS(field string, ann annotations) (node, error) {
+	if p.isPunct("(") { // field contains ({annotations}"term")
+		p.next()
+		defer p.leave()
+		if err := p.enter(); err != nil {
+			return nil, err
+		}
+		n, err := p.containsRHS(field, ann)
+		if err != nil {
+			return nil, err
+		}
+		return n, p.expectPunct(")")
+	}
+	if p.isPunct("{") {
+		a, err := p.annotations()
+		if err != nil {
+			return nil, err
+		}
+		ann = a
+	}
+	t := p.next()
+	switch {
+	case t.kind == tokString:
+		return containsNode{field: field, term: t.text, ann: ann}, nil
+	case t.kind == tokIdent && p.isPunct("("):
+		name := strings.ToLower(t.text)
+		switch name {
+		case "phrase":
+			p.next()
+			words, err := p.stringArgs()
+			if err != nil {
+				return nil, err
+			}
+			return containsNode{field: field, phrase: words, ann: ann}, nil
+		case "sameelement":
+			p.next()
+			var conds []node
+			for {
+				n, err := p.orExpr()
+				if err != nil {
+					return nil, err
+				}
+				conds = append(conds, n)
+				if p.isPunct(",") {
+					p.next()
+					continue
+				}
+				break
+			}
+			if err := p.expectPunct(")"); err != nil {
+				return nil, err
+			}
+			return containsNode{field: field, same: conds, ann: ann}, nil
+		}
+		return nil, &notImplementedError{what: fmt.Sprintf("'contains %s(...)'", t.text)}
+	}
+	return nil, p.errorf(t, "mismatched input '%s' expecting {STRING, PHRASE, SAMEELEMENT, '('}", t)
+}
+
+// stringArgs parses "a", "b")  — the arguments of phrase(...), closing parenthesis included.
+func (p *parser) stringArgs() ([]string, error) {
+	var out []string
+	for {
+		if p.isPunct("{") {
+			if _, err := p.annotations(); err != nil {
+				return nil, err
+			}
+		}
+		t := p.next()
+		if t.kind != tokString {
+			return nil, p.errorf(t, "mismatched input '%s' expecting STRING", t)
+		}
+		out = append(out, t.text)
+		if p.isPunct(",") {
+			p.next()
+			continue
+		}
+		return out, p.expectPunct(")")
+	}
+}
+
+// call parses the function-style operators: nearestNeighbor, userQuery, userInput, weakAnd,
+// range, rank, nonEmpty.
+func (p *parser) call(ann annotations) (node, error) {
+	name := p.next()
+	p.next() // (
+	switch strings.ToLower(name.text) {
+	case "nearestneighbor":
+		return p.nearestNeighbor(ann)
+	case "userquery":
+		if err := p.expectPunct(")"); err != nil {
+			return nil, err
+		}
+		return userQueryNode{ann: ann}, nil
+	case "userinput":
+		t := p.next()
+		n := userInputNode{ann: ann}
+		switch t.kind {
+		case tokParam:
+			n.param = t.text
+		case tokString:
+			n.literal, n.isLit = t.text, true
+		default:
+			return nil, p.errorf(t, "mismatched input '%s' expecting {STRING, '@'}", t)
+		}
+		return n, p.expectPunct(")")
+	case "weakand", "and", "or", "rank":
+		var kids []node
+		for !p.isPunct(")") {
+			n, err := p.orExpr()
+			if err != nil {
+				return nil, err
+			}
+			kids = append(kids, n)
+			if !p.isPunct(",") {
+				break
+			}
+			p.next()
+		}
+		if err := p.expectPunct(")"); err != nil {
+			return nil, err
+		}
+		if len(kids) == 0 {
+			return nil, p.errorf(name, "%s() requires at least one argument", name.text)
+		}
+		switch strings.ToLower(name.text) {
+		case "weakand":
+			return weakAndNode{kids: kids, ann: ann}, nil
+		case "or":
+			return orNode{kids: kids}, nil
+		case "rank":
+			// rank(a, b, ...) matches as a and ranks with all of them.
+			return rankNode{kids: kids}, nil
+		}
+		return andNode{kids: kids}, nil
+	case "range":
+		return p.rangeCall(ann)
+	case "nonempty":
+		n, err := p.orExpr()
+		if err != nil {
+			return nil, err
+		}
+		return n, p.expectPunct(")")
+	}
+	if unimplementedFuncs[strings.ToLower(name.text)] {
+		return nil, &notImplementedError{what: fmt.Sprintf("the YQL operator '%s'", name.text)}
+	}
+	return nil, p.errorf(name, "no viable alternative at input '%s('", name.text)
+}
+
+func (p *parser) nearestNeighbor(ann annotations) (node, error) {
+	f := p.next()
+	if f.kind != tokIdent {
+		return nil, p.errorf(f, "mismatched input '%s' expecting IDENTIFIER", f)
+	}
+	if err := p.expectPunct(","); err != nil {
+		return nil, err
+	}
+	q := p.next()
+	if q.kind != tokIdent {
+		return nil, p.errorf(q, "mismatched input '%s' expecting IDENTIFIER", q)
+	}
+	if err := p.expectPunct(")"); err != nil {
+		return nil, err
+	}
+	n := &nnNode{field: f.text, query: q.text, threshold: math.Inf(1), ann: ann}
+	th, ok := ann["targetHits"]
+	if !ok {
+		th, ok = ann["targetNumHits"]
+	}
+	if !ok {
+		return nil, p.errorf(f, "NEAREST_NEIGHBOR {field=%s,queryTensorName=%s} requires targetHits annotation", f.text, q.text)
+	}
+	v, isNum := th.(float64)
+	if !isNum || v != math.Trunc(v) {
+		return nil, p.errorf(f, "targetHits must be an integer, got %v", th)
+	}
+	n.targetHits = int(v)
+	if d, ok := ann["distanceThreshold"].(float64); ok {
+		n.threshold = d
+	}
+	return n, nil
+}
+
+func (p *parser) rangeCall(ann annotations) (node, error) {
+	f := p.next()
+	if f.kind != tokIdent {
+		return nil, p.errorf(f, "mismatched input '%s' expecting IDENTIFIER", f)
+	}
+	var bounds [2]float64
+	for i := range bounds {
+		if err := p.expectPunct(","); err != nil {
+			return nil, err
+		}
+		t := p.next()
+		switch {
+		case t.kind == tokNumber:
+			v, err := parseNumber(t.text)
+			if err != nil {
+				return nil, p.errorf(t, "invalid number '%s'", t.text)
+			}
+			bounds[i] = v
+		case t.kind == tokIdent && strings.EqualFold(t.text, "infinity"):
+			bounds[i] = math.Inf(1)
+		case t.kind == tokNumber || t.kind == tokPunct && t.text == "-":
+			return nil, p.errorf(t, "mismatched input '%s' expecting a number", t)
+		default:
+			if t.kind == tokIdent && strings.EqualFold(t.text, "-infinity") {
+				bounds[i] = math.Inf(-1)
+				break
+			}
+			return nil, p.errorf(t, "mismatched input '%s' expecting a number", t)
+		}
+	}
+	if err := p.expectPunct(")"); err != nil {
+		return nil, err
+	}
+	r := rangeNode{field: f.text, lo: bounds[0], hi: bounds[1]}
+	switch ann["bounds"] {
+	case "open":
+		r.loOpen, r.hiOpen = true, true
+	case "leftOpen":
+		r.loOpen = true
+	case "rightOpen":
+		r.hiOpen = true
+	}
+	return r, nil
+}
+
+// annotations parses {key: value, ...}; values are numbers (float64), strings, booleans, or
+// nested arrays/objects.
+func (p *parser) annotations() (annotations, error) {
+	defer p.leave()
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	if err := p.expectPunct("{"); err != nil {
+		return nil, err
+	}
+	out := annotations{}
+	for !p.isPunct("}") {
+		k := p.next()
+		if k.kind != tokIdent && k.kind != tokString {
+			return nil, p.errorf(k, "mismatched input '%s' expecting {IDENTIFIER, STRING}", k)
+		}
+		if err := p.expectPunct(":"); err != nil {
+			return nil, err
+		}
+		v, err := p.annotationValue()
+		if err != nil {
+			return nil, err
+		}
+		out[k.text] = v
+		if !p.isPunct(",") {
+			break
+		}
+		p.next()
+	}
+	return out, p.expectPunct("}")
+}
+
+func (p *parser) annotationValue() (any, error) {
+	defer p.leave()
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	t := p.next()
+	switch {
+	case t.kind == tokNumber:
+		v, err := parseNumber(t.text)
+		if err != nil {
+			return nil, p.errorf(t, "invalid number '%s'", t.text)
+		}
+		return v, nil
+	case t.kind == tokString:
+		return t.text, nil
+	case t.kind == tokIdent && strings.EqualFold(t.text, "true"):
+		return true, nil
+	case t.kind == tokIdent && strings.EqualFold(t.text, "false"):
+		return false, nil
+	case t.kind == tokIdent:
+		return t.text, nil
+	case t.kind == tokPunct && t.text == "[":
+		var arr []any
+		for !p.isPunct("]") {
+			v, err := p.annotationValue()
+			if err != nil {
+				return nil, err
+			}
+			arr = append(arr, v)
+			if !p.isPunct(",") {
+				break
+			}
+			p.next()
+		}
+		return arr, p.expectPunct("]")
+	case t.kind == tokPunct && t.text == "{":
+		p.i--
+		return p.annotations()
+	}
+	return nil, p.errorf(t, "mismatched input '%s' expecting an annotation value", t)
+}
+
+// parseNumber parses a YQL number literal (an optional L suffix marks a long).
+func parseNumber(s string) (float64, error) {
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "L"), "l")
+	return strconv.ParseFloat(s, 64)
+}
