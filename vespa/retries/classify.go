@@ -1,11 +1,13 @@
 package retries
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"io"
 	"net"
+	"net/url"
 	"reflect"
 	"slices"
 	"syscall"
@@ -34,17 +36,34 @@ func IsFinal4xx(status int) bool {
 }
 
 // IsConnectionError reports whether err is a failure of the connection rather
-// than an answer from the server: a dial, read or write [*net.OpError],
-// ECONNRESET, ECONNREFUSED, EPIPE, an unexpected or premature EOF, or an
-// HTTP/2 GOAWAY or stream reset. It classifies by type, never by message text.
-// TLS certificate errors are not connection errors: retrying cannot fix them.
+// than an answer from the server, so that sending again (on a new connection)
+// may succeed. It is true for:
+//   - a dial, read or write [*net.OpError] (a refused port, an unreachable or
+//     unresolvable host, a connection reset while reading or writing);
+//   - ECONNRESET, ECONNREFUSED, ECONNABORTED, EPIPE and [net.ErrClosed]
+//     however they are wrapped;
+//   - [io.ErrUnexpectedEOF] (a response cut short), and [io.EOF] inside a
+//     [*url.Error] (net/http's report of a server that closed the connection
+//     before answering);
+//   - net/http's "server closed idle connection" (see below);
+//   - an HTTP/2 GOAWAY, stream reset (RST_STREAM) or connection error, from
+//     net/http's bundled HTTP/2 or from golang.org/x/net/http2.
+//
+// It classifies by type, never by message text, with one exception: net/http
+// reports a keep-alive connection that the server closed while the client was
+// sending on it as an unexported sentinel made with errors.New, which has no
+// type of its own; that one error is recognised by its exact text, only as
+// the direct cause of a [*url.Error]. TLS certificate errors are not
+// connection errors (retrying cannot fix them), nor are a context's
+// cancellation or deadline. A nil err is not a connection error.
 func IsConnectionError(err error) bool {
-	if err == nil || isCertificateError(err) {
+	if err == nil || isCertificateError(err) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
 	}
 	if errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNABORTED) ||
-		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		errors.Is(err, net.ErrClosed) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return true
 	}
 	var opErr *net.OpError
@@ -54,8 +73,39 @@ func IsConnectionError(err error) bool {
 			return true
 		}
 	}
+	var uerr *url.Error
+	if errors.As(err, &uerr) {
+		// net/http unwraps its transportReadFromServerError and returns the
+		// bare io.EOF of a connection the server closed without answering.
+		if errors.Is(uerr.Err, io.EOF) {
+			return true
+		}
+		if isServerClosedIdle(uerr.Err) {
+			return true
+		}
+	}
 	return isHTTP2ConnectionError(err)
 }
+
+// serverClosedIdle is the text of net/http's unexported errServerClosedIdle
+// (transport.go, unchanged since Go 1.9, still so in Go 1.26). It reaches
+// callers of requests that net/http does not replay itself (a POST or PUT
+// without an Idempotency-Key) when the server closes an idle keep-alive
+// connection just as the client reuses it.
+const serverClosedIdle = "http: server closed idle connection"
+
+// isServerClosedIdle reports whether err is net/http's errServerClosedIdle: an
+// error built by errors.New (whose dynamic type is the unexported
+// *errors.errorString) with exactly that text. It has no type to match.
+func isServerClosedIdle(err error) bool {
+	if err == nil || reflect.TypeOf(err) != errorStringType {
+		return false
+	}
+	return err.Error() == serverClosedIdle
+}
+
+// errorStringType is the dynamic type of the errors made by errors.New.
+var errorStringType = reflect.TypeOf(errors.New(""))
 
 // isCertificateError reports whether err comes from verifying a certificate.
 func isCertificateError(err error) bool {
@@ -70,24 +120,36 @@ func isCertificateError(err error) bool {
 		errors.As(err, &cerr) || errors.As(err, &aerr)
 }
 
-// http2ErrorTypes are the types of HTTP/2 GOAWAY and stream-reset errors, both
-// those of golang.org/x/net/http2 and those bundled into net/http, whose types
-// are unexported and can only be named through reflection.
-var http2ErrorTypes = []string{
-	"http2.GoAwayError", "http2.StreamError", "http2.ConnectionError",
-	"http.http2GoAwayError", "http.http2StreamError", "http.http2ConnectionError",
-	"http.http2errClientConnGotGoAway",
+// http2ErrorType names a type by its package path and name.
+type http2ErrorType struct{ pkgPath, name string }
+
+// http2ErrorTypes are the types of HTTP/2 GOAWAY, stream-reset and connection
+// errors. net/http bundles its own copy of golang.org/x/net/http2 into
+// h2_bundle.go with every identifier prefixed "http2" and unexported, so its
+// types can only be recognised through reflection: checked against Go 1.26's
+// h2_bundle.go, where the transport returns http2GoAwayError when the server
+// sent GOAWAY and closed the connection, http2StreamError when it reset the
+// stream (RST_STREAM) and http2ConnectionError on a connection-level protocol
+// error. (Its errClientConnGotGoAway is a sentinel the transport retries on
+// its own, with a rewindable body, as every govespa body is.)
+var http2ErrorTypes = []http2ErrorType{
+	{"net/http", "http2GoAwayError"},
+	{"net/http", "http2StreamError"},
+	{"net/http", "http2ConnectionError"},
+	{"golang.org/x/net/http2", "GoAwayError"},
+	{"golang.org/x/net/http2", "StreamError"},
+	{"golang.org/x/net/http2", "ConnectionError"},
 }
 
 // isHTTP2ConnectionError walks err's chain looking for an HTTP/2 GOAWAY,
-// connection or stream error, by the name of its type.
+// connection or stream error, by its type's package path and name.
 func isHTTP2ConnectionError(err error) bool {
 	for _, e := range chain(err) {
 		t := reflect.TypeOf(e)
 		for t != nil && t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
-		if t != nil && slices.Contains(http2ErrorTypes, t.String()) {
+		if t != nil && slices.Contains(http2ErrorTypes, http2ErrorType{t.PkgPath(), t.Name()}) {
 			return true
 		}
 	}

@@ -28,8 +28,16 @@
 //	URLValidation model URL checks                 any error except a final 4xx                clamp(1 s·2^(n−1), 1 s, 10 s) (1 s, 2 s)      3         the original last error
 //	Embedder      the retrying models.Embedder     any error (RetryOn can narrow it)           WaitJittered(200 ms, 5 s, 2.0, 0.5)           3         the last error
 //
-// Where a 429 or 503 carries Retry-After ([RetryAfterer]), the policy waits at
-// least that long, but never longer than its own cap ([Wait.Max]).
+// Where a retried outcome (typically a 429 or 503 response) carries
+// Retry-After ([RetryAfterer]), the policy waits at least that long, but never
+// longer than its own cap ([Wait.Max]); a policy without a cap (DocV1,
+// SyncRequest, Visit) honours it in full, within the context's deadline.
+//
+// When attempts run out, the call returns the last outcome exactly as the
+// operation returned it: the same result value and the same error value,
+// never a wrapper. When the context ends first, it returns an error for
+// which errors.Is(err, context.Canceled) (or DeadlineExceeded) holds, also
+// when the context was cancelled with a custom cause.
 //
 // The building blocks are exported so that users can compose their own:
 // [WaitExponential], [WaitRandomExponential], [WaitGoldenJitter],

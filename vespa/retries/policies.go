@@ -1,6 +1,7 @@
 package retries
 
 import (
+	"errors"
 	"time"
 )
 
@@ -40,7 +41,7 @@ var SyncRequest = New("SyncRequest", func(o Outcome) bool {
 // carrying an HTTP error status (400 or above) is retried at once, 3 attempts,
 // then the last error is returned.
 var Visit = New("Visit", func(o Outcome) bool {
-	return o.Err != nil && o.StatusCode() >= 400
+	return errStatus(o.Err) >= 400
 }, WaitNone(), 3)
 
 // ControlPlane is the policy of Vespa Cloud and config-server calls (package
@@ -59,8 +60,26 @@ var URLValidation = New("URLValidation", retryUnlessFinal4xx, WaitExponential(ti
 var Embedder = New("Embedder", RetryIfError, mustJittered(200*time.Millisecond, 5*time.Second, 2.0, 0.5), 3)
 
 // retryUnlessFinal4xx retries every error that does not carry a final 4xx.
+// The status is the error's own; an error that carries none is judged by the
+// result's, if any.
 func retryUnlessFinal4xx(o Outcome) bool {
-	return o.Err != nil && !IsFinal4xx(o.StatusCode())
+	if o.Err == nil {
+		return false
+	}
+	status := errStatus(o.Err)
+	if status == 0 {
+		status = o.StatusCode()
+	}
+	return !IsFinal4xx(status)
+}
+
+// errStatus returns the HTTP status carried by err (through errors.As), or 0.
+func errStatus(err error) int {
+	var sc StatusCoder
+	if err != nil && errors.As(err, &sc) {
+		return sc.StatusCode()
+	}
+	return 0
 }
 
 // mustJittered builds a WaitJittered from constants known to be valid.

@@ -17,8 +17,10 @@ type StatusCoder interface {
 }
 
 // RetryAfterer is implemented by results and errors that carry a server's
-// Retry-After hint. A policy waits at least that long before the next attempt,
-// but never longer than its own cap ([Wait.Max]).
+// Retry-After hint (ok is false when the response had none). When a policy
+// retries such an outcome it waits at least that long before the next
+// attempt, but never longer than its own cap ([Wait.Max]); a policy whose
+// Wait has no cap honours the hint in full (the context still bounds it).
 type RetryAfterer interface {
 	RetryAfter() (time.Duration, bool)
 }
@@ -74,7 +76,11 @@ type RetryIf func(Outcome) bool
 // state is ever shared between calls.
 //
 // When attempts run out, [Policy.Do] and [Run] return the last outcome as it
-// was: the last result with the last error, neither wrapped.
+// was: the last result with the last error, neither wrapped. Where the last
+// outcome was a retried result (a 503 response, say), that is the result with
+// a nil error.
+//
+// The zero Policy is usable: it calls the operation once and retries nothing.
 type Policy struct {
 	name        string
 	retryIf     RetryIf
@@ -87,7 +93,9 @@ type Policy struct {
 // New returns a policy named name that retries the outcomes for which retryIf
 // returns true, waits as w says, and makes at most maxAttempts attempts
 // (0 means it never stops; only the context ends it). A nil retryIf retries
-// nothing; a zero Wait waits nothing.
+// nothing; a zero Wait waits nothing. A negative maxAttempts yields a policy
+// whose invocations return an error ([Policy.Err]) without calling the
+// operation.
 func New(name string, retryIf RetryIf, w Wait, maxAttempts int) Policy {
 	p := Policy{name: name, retryIf: retryIf, wait: w, maxAttempts: maxAttempts}
 	if maxAttempts < 0 {
@@ -122,13 +130,15 @@ func (p Policy) String() string {
 // WithMaxAttempts returns a copy that makes at most n attempts in all,
 // including the first. n must be at least 1; 1 disables retrying. On a policy
 // that never stops, it adds this stop. An n below 1 yields a policy whose
-// invocations fail with an error naming the value.
+// invocations fail with an error naming the value, without calling the
+// operation ([Policy.Err]); a later valid n replaces the invalid one.
 func (p Policy) WithMaxAttempts(n int) Policy {
 	if n < 1 {
 		p.err = fmt.Errorf("retries: policy %q: max attempts must be at least 1, got %d", p.name, n)
 		return p
 	}
 	p.maxAttempts = n
+	p.err = nil // the only value that can be invalid is the attempt limit
 	return p
 }
 
@@ -147,8 +157,11 @@ func (p Policy) WithRetryIf(f RetryIf) Policy {
 }
 
 // WithOnRetry returns a copy that calls f before each wait, with the outcome
-// that is about to be retried and the wait that precedes the next attempt.
-// f runs on the goroutine that invoked the policy; it must not block.
+// that is about to be retried (its Attempt is the number of the attempt that
+// failed) and the wait that precedes the next attempt, Retry-After included.
+// It is not called for the last attempt, nor when ctx is done. f runs on the
+// goroutine that invoked the policy; it must not block. A nil f removes the
+// observer.
 func (p Policy) WithOnRetry(f func(o Outcome, wait time.Duration)) Policy {
 	p.onRetry = f
 	return p
@@ -166,18 +179,27 @@ var errRetry = errors.New("retries: retry result")
 
 // Do calls op until it succeeds, the policy stops retrying, or ctx is done.
 // It returns nil, op's last error as it was, or — when ctx ends first — an
-// error satisfying errors.Is with context.Canceled or
-// context.DeadlineExceeded. A cancellation is never retried and never delayed.
+// error satisfying errors.Is with ctx.Err() (context.Canceled or
+// context.DeadlineExceeded), also when ctx carries a custom cause (which then
+// satisfies errors.Is too). A cancellation is never retried and never
+// delayed. The outcomes Do hands to the predicate and the observer have a nil
+// Result.
 func (p Policy) Do(ctx context.Context, op func(context.Context) error) error {
-	_, err := Run(ctx, p, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, op(ctx)
+	_, err := Run(ctx, p, func(ctx context.Context) (any, error) {
+		return nil, op(ctx)
 	})
 	return err
 }
 
 // Run is [Policy.Do] for operations that return a result. An HTTP response is
 // a result: the policy classifies it by its status ([StatusCoder]) and, when
-// attempts run out, returns it with the last error exactly as op returned them.
+// attempts run out, returns it with the last error exactly as op returned
+// them (the very same values, never a wrapper).
+//
+// When ctx ends before the call is over, Run returns the zero T and an error
+// satisfying errors.Is with ctx.Err(). The results of retried attempts are
+// dropped: op must return values that need no cleanup (read and close a
+// response body inside op).
 func Run[T any](ctx context.Context, p Policy, op func(context.Context) (T, error)) (T, error) {
 	var zero T
 	if p.err != nil {
@@ -190,6 +212,8 @@ func Run[T any](ctx context.Context, p Policy, op func(context.Context) (T, erro
 		final     bool // the op's own outcome ends the call
 		exhausted bool // the attempt limit ends the call
 	)
+	// A fresh Backoff per call: its state (the attempt count) lives in this
+	// closure, never in the Policy, so one Policy serves any number of calls.
 	b := retry.BackoffFunc(func() (time.Duration, bool) {
 		if p.maxAttempts > 0 && attempt >= p.maxAttempts {
 			exhausted = true
@@ -201,6 +225,7 @@ func Run[T any](ctx context.Context, p Policy, op func(context.Context) (T, erro
 		}
 		d := p.wait.Delay(attempt)
 		if ra, ok := last.retryAfter(); ok && ra > d {
+			// The server asked for a longer pause: honour it, within the cap.
 			d = ra
 			if m := p.wait.Max(); m > 0 && d > m {
 				d = m
@@ -219,6 +244,7 @@ func Run[T any](ctx context.Context, p Policy, op func(context.Context) (T, erro
 		switch {
 		case err != nil && isCallerCancellation(ctx, err):
 			final = true
+			last.Err = asContextError(ctx, err)
 			return struct{}{}, err
 		case !p.ShouldRetry(last):
 			final = true
@@ -240,7 +266,8 @@ func Run[T any](ctx context.Context, p Policy, op func(context.Context) (T, erro
 	}
 }
 
-// contextError returns ctx's error, joined with its cause when they differ.
+// contextError returns ctx's error, joined with its cause when they differ,
+// so that errors.Is holds for both.
 func contextError(ctx context.Context) error {
 	err := ctx.Err()
 	if cause := context.Cause(ctx); cause != nil && cause != err {
@@ -249,8 +276,20 @@ func contextError(ctx context.Context) error {
 	return err
 }
 
+// asContextError returns err, the error of an attempt cut short by the end of
+// ctx, as it is when it already satisfies errors.Is with ctx.Err(); otherwise
+// (an op that returned context.Cause(ctx), say) it wraps err so that it does.
+func asContextError(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+		return fmt.Errorf("%w: %w", cerr, err)
+	}
+	return err
+}
+
 // isCallerCancellation reports whether err is a cancellation that comes from
-// the caller's context (not from a deadline of the operation's own).
+// the caller's context (not from a deadline of the operation's own): ctx is
+// done and err is or wraps context.Canceled, context.DeadlineExceeded or
+// ctx's cause.
 func isCallerCancellation(ctx context.Context, err error) bool {
 	if ctx.Err() == nil {
 		return false

@@ -16,7 +16,8 @@ type Wait struct {
 }
 
 // WaitFunc returns a Wait that waits f(n) after failed attempt n (1-based),
-// never longer than max (0: no cap). max also caps a server's Retry-After.
+// never longer than max (0 or negative: no cap). max also caps a server's
+// Retry-After. A nil f waits nothing; a negative f(n) waits nothing.
 func WaitFunc(max time.Duration, f func(n int) time.Duration) Wait {
 	return Wait{delay: f, max: max}
 }
@@ -42,19 +43,40 @@ func (w Wait) Max() time.Duration { return w.max }
 // WaitNone waits nothing between attempts.
 func WaitNone() Wait { return Wait{} }
 
-// expo returns base·factor^(n−1), saturating instead of overflowing.
+// expo returns base·factor^(n−1) for n ≥ 1 (n below 1 counts as 1), never
+// negative, saturating at the largest Duration instead of overflowing.
 func expo(base time.Duration, factor float64, n int) time.Duration {
 	if n < 1 {
 		n = 1
 	}
-	f := float64(base) * math.Pow(factor, float64(n-1))
-	if f >= math.MaxInt64 || math.IsInf(f, 0) || math.IsNaN(f) {
-		return time.Duration(math.MaxInt64)
+	return durationFromFloat(float64(base) * math.Pow(factor, float64(n-1)))
+}
+
+// durationFromFloat converts f nanoseconds to a Duration clamped to
+// [0, math.MaxInt64]: converting a float64 at or above 2^63 to an integer is
+// implementation-defined in Go, so it must never be attempted.
+func durationFromFloat(f float64) time.Duration {
+	switch {
+	case math.IsNaN(f) || f <= 0:
+		return 0
+	case f >= math.MaxInt64: // float64(math.MaxInt64) is 2^63, out of range
+		return math.MaxInt64
 	}
 	return time.Duration(f)
 }
 
-// WaitExponential waits clamp(multiplier·2^(n−1), min, max) after attempt n.
+// addSat returns a+b for non-negative a and b, saturating at the largest
+// Duration instead of wrapping around to a negative one.
+func addSat(a, b time.Duration) time.Duration {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// WaitExponential waits clamp(multiplier·2^(n−1), min, max) after attempt n
+// (max 0 or negative: no upper bound). Large n saturate instead of
+// overflowing.
 func WaitExponential(multiplier, min, max time.Duration) Wait {
 	return Wait{max: max, delay: func(n int) time.Duration {
 		d := expo(multiplier, 2, n)
@@ -67,7 +89,7 @@ func WaitExponential(multiplier, min, max time.Duration) Wait {
 
 // WaitRandomExponential waits uniformly in [0, min(max, multiplier·2^(n−1))]
 // after attempt n ("full jitter"), so that many callers failing together do
-// not retry in lockstep.
+// not retry in lockstep. A max of 0 or below means no upper bound.
 func WaitRandomExponential(multiplier, max time.Duration) Wait {
 	return Wait{max: max, delay: func(n int) time.Duration {
 		d := expo(multiplier, 2, n)
@@ -79,10 +101,11 @@ func WaitRandomExponential(multiplier, max time.Duration) Wait {
 }
 
 // WaitGoldenJitter waits 0.1 s·1.618^(n−1) plus uniform(0, 1 s) after attempt n:
-// the "golden jitter" of Vespa's own clients for their sync requests.
+// the "golden jitter" of Vespa's own clients for their sync requests. It has no
+// cap (see [Wait.Max]); large n saturate at the largest Duration.
 func WaitGoldenJitter() Wait {
 	return Wait{delay: func(n int) time.Duration {
-		return expo(100*time.Millisecond, 1.618, n) + uniform(0, time.Second)
+		return addSat(expo(100*time.Millisecond, 1.618, n), uniform(0, time.Second))
 	}}
 }
 
@@ -106,15 +129,19 @@ func WaitJittered(initial, max time.Duration, factor, jitter float64) (Wait, err
 		if d > max {
 			d = max
 		}
-		lo := time.Duration(float64(d) * (1 - jitter))
+		lo := min(durationFromFloat(float64(d)*(1-jitter)), d)
 		return uniform(lo, d)
 	}}, nil
 }
 
-// uniform returns a duration uniformly distributed in [lo, hi].
+// uniform returns a duration uniformly distributed in [lo, hi], for
+// 0 ≤ lo. It works for the whole range of Duration: the span is drawn as an
+// unsigned number, so hi−lo+1 cannot overflow (as it would with Int64N when
+// hi is the largest Duration).
 func uniform(lo, hi time.Duration) time.Duration {
+	lo = max(lo, 0)
 	if hi <= lo {
 		return lo
 	}
-	return lo + time.Duration(rand.Int64N(int64(hi-lo)+1))
+	return lo + time.Duration(rand.Uint64N(uint64(hi-lo)+1))
 }
