@@ -79,8 +79,9 @@ func NewDocumentID(namespace, docType, userSpecific string) (DocumentID, error) 
 // non-characters, valid UTF-8).
 //
 // Unlike Vespa's server, which accepts them, ParseDocumentID also rejects an
-// empty document type and an empty user-specified part, as Vespa's Go and
-// Java clients do: such IDs cannot be addressed through /document/v1.
+// empty document type, an empty user-specified part (as Vespa's Go and Java
+// clients do), a negative n= and parts that are "." or "..": such IDs cannot
+// be addressed through /document/v1.
 //
 // The error is a [*DocumentIDError] quoting s.
 func ParseDocumentID(s string) (DocumentID, error) {
@@ -245,6 +246,11 @@ func (id DocumentID) checkAddressable() error {
 			return fmt.Errorf("the %s %q cannot be a /document/v1 path segment", p.name, p.v)
 		}
 	}
+	if id.HasNumber && id.Number < 0 {
+		// The path carries n as an unsigned number, which the server turns
+		// back into "n=<unsigned>" and then fails to read as a signed one.
+		return fmt.Errorf("n=%d is negative: only 0 to 2^63-1 can be addressed through /document/v1", id.Number)
+	}
 	if id.Group == "." || id.Group == ".." {
 		return fmt.Errorf("the group %q cannot be a /document/v1 path segment", id.Group)
 	}
@@ -258,7 +264,7 @@ func (id DocumentID) checkAddressable() error {
 // Each segment is percent-encoded ([EscapePathSegment]) so that the server,
 // which form-decodes each segment, gives back exactly the original parts; a
 // '/' in the key is sent as %2F. The number is written as Vespa's path parser
-// reads it, unsigned: n=-1 is number/18446744073709551615.
+// reads it, unsigned.
 //
 // Path does not validate; see [DocumentID.Validate].
 func (id DocumentID) Path() string {

@@ -77,6 +77,10 @@ type OperationOptions struct {
 	FieldSet string
 	// Cluster names the content cluster of a get. Empty: the only one.
 	Cluster string
+	// TensorFormat is how a get renders tensors (format.tensors): "short",
+	// "long", "short-value", "long-value", "hex" or "hex-value". Empty:
+	// Vespa's default, "short".
+	TensorFormat string
 	// DryRun makes Vespa answer a put, update or remove with 200 at once,
 	// without reading or applying it (a speed test of the client).
 	DryRun bool
@@ -142,6 +146,9 @@ func appendQuery(b []byte, k OperationKind, o *OperationOptions, t time.Duration
 	}
 	if k == OpGet && o.Cluster != "" {
 		add("cluster", o.Cluster)
+	}
+	if k == OpGet && o.TensorFormat != "" {
+		add("format.tensors", o.TensorFormat)
 	}
 	if write && o.DryRun {
 		add("dryRun", "true")
