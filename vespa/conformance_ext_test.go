@@ -506,4 +506,3 @@ func vespaStatus(err error) int {
 	}
 	return -1
 }
-
