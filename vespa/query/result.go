@@ -1,0 +1,189 @@
+package query
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Result is a decoded query result: Vespa's default JSON rendering of
+// /search/ (root, and timing and trace when asked for).
+//
+// Hits holds the document hits in rank order; grouping output is in Groups.
+// A result may hold Errors next to its Hits: Vespa answers 200 when some
+// hits came back although a part of the query failed. Use [Result.Err] to
+// see such errors as one error value.
+type Result struct {
+	// Status is the HTTP status of the response; 0 for a result decoded
+	// with [DecodeResult].
+	Status int
+	// TotalCount is root.fields.totalCount: the number of matches, which is
+	// approximate for nearestNeighbor, wand and weakAnd.
+	TotalCount int64
+	// Coverage says how much of the corpus was searched; nil when no content
+	// node was asked (for instance on an error before dispatch).
+	Coverage *Coverage
+	// Errors are the entries of root.errors, in order.
+	Errors []ErrorMessage
+	// Hits are the document hits: the children of the root that are not
+	// grouping output, with the hits of nested hit groups inlined in place.
+	Hits []Hit
+	// Groups are the roots of the grouping output (ids "group:root:<n>"),
+	// one per grouping expression of the query.
+	Groups []Hit
+	// Root is the whole root node as rendered, children included.
+	Root Hit
+	// Timing is present when the request set presentation.timing.
+	Timing *Timing
+	// Trace is the top-level trace object when the trace level is above 0.
+	Trace json.RawMessage
+}
+
+// Coverage is root.coverage: how much of the corpus the query searched.
+type Coverage struct {
+	// Percent is the coverage, a percentage (100 when every document was
+	// searched).
+	Percent float64 `json:"coverage"`
+	// Documents is the number of active documents searched.
+	Documents int64 `json:"documents"`
+	// Full is true when every document was searched.
+	Full bool `json:"full"`
+	// Nodes is the number of content nodes that answered.
+	Nodes int `json:"nodes"`
+	// Results and ResultsFull count the partial results and the full ones.
+	Results     int `json:"results"`
+	ResultsFull int `json:"resultsFull"`
+	// Degraded says why coverage was reduced; nil when it was not.
+	Degraded *Degraded `json:"degraded,omitempty"`
+}
+
+// Degraded is coverage.degraded: the reasons a query searched less than the
+// whole corpus.
+type Degraded struct {
+	MatchPhase      bool `json:"match-phase"`
+	Timeout         bool `json:"timeout"`
+	AdaptiveTimeout bool `json:"adaptive-timeout"`
+	AnnTimeout      bool `json:"anntimeout"`
+	NonIdealState   bool `json:"non-ideal-state"`
+}
+
+// IsDegraded reports whether the result covers less than the whole corpus:
+// coverage is not full or a degradation reason is set. A nil Coverage is
+// not degraded.
+func (c *Coverage) IsDegraded() bool {
+	if c == nil {
+		return false
+	}
+	return !c.Full || c.Degraded != nil && *c.Degraded != (Degraded{})
+}
+
+// ErrorMessage is one entry of root.errors.
+type ErrorMessage struct {
+	// Code is Vespa's error code.
+	Code ErrorCode `json:"code"`
+	// Summary is the short text of the code, such as "Illegal query".
+	Summary string `json:"summary"`
+	// Source is the cluster or provider that failed; may be empty.
+	Source string `json:"source,omitempty"`
+	// Message is the detail; may be empty.
+	Message string `json:"message,omitempty"`
+	// StackTrace is written by Vespa for unexpected exceptions only.
+	StackTrace string `json:"stackTrace,omitempty"`
+}
+
+// String returns "summary: message (source, code n)".
+func (m ErrorMessage) String() string {
+	var b strings.Builder
+	b.WriteString(m.Summary)
+	if m.Message != "" {
+		if m.Summary != "" {
+			b.WriteString(": ")
+		}
+		b.WriteString(m.Message)
+	}
+	b.WriteString(" (")
+	if m.Source != "" {
+		b.WriteString(m.Source)
+		b.WriteString(", ")
+	}
+	fmt.Fprintf(&b, "code %d %s)", int(m.Code), m.Code)
+	return b.String()
+}
+
+// Timing is the top-level timing object (presentation.timing), in seconds.
+type Timing struct {
+	QueryTime        float64 `json:"querytime"`
+	SummaryFetchTime float64 `json:"summaryfetchtime"`
+	SearchTime       float64 `json:"searchtime"`
+}
+
+// Err returns the result's errors as an *[Error] (with the result's status),
+// or nil when it has none. Use it on a 200 result that carries errors next
+// to hits.
+func (r *Result) Err() error {
+	if r == nil || len(r.Errors) == 0 {
+		return nil
+	}
+	return newError(r.Status, r, "", nil)
+}
+
+// wireResult is the JSON shape of a response.
+type wireResult struct {
+	Root   wireRoot        `json:"root"`
+	Timing *Timing         `json:"timing"`
+	Trace  json.RawMessage `json:"trace"`
+}
+
+type wireRoot struct {
+	Hit
+	Coverage *Coverage     `json:"coverage"`
+	Errors   []ErrorMessage `json:"errors"`
+}
+
+type rootFields struct {
+	TotalCount int64 `json:"totalCount"`
+}
+
+// DecodeResult decodes a /search/ response body. Status is left 0.
+func DecodeResult(body []byte) (*Result, error) {
+	var w wireResult
+	if err := json.Unmarshal(body, &w); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformedResponse, err)
+	}
+	r := &Result{
+		Coverage: w.Root.Coverage,
+		Errors:   w.Root.Errors,
+		Root:     w.Root.Hit,
+		Timing:   w.Timing,
+		Trace:    w.Trace,
+	}
+	if len(r.Root.Fields) > 0 {
+		var f rootFields
+		if err := json.Unmarshal(r.Root.Fields, &f); err != nil {
+			return nil, fmt.Errorf("%w: root.fields: %v", ErrMalformedResponse, err)
+		}
+		r.TotalCount = f.TotalCount
+	}
+	for _, c := range r.Root.Children {
+		if c.IsGroup() {
+			r.Groups = append(r.Groups, c)
+			continue
+		}
+		r.Hits = appendHits(r.Hits, c)
+	}
+	return r, nil
+}
+
+// appendHits appends h, or the hits of the hit group h, to hits.
+func appendHits(hits []Hit, h Hit) []Hit {
+	if len(h.Children) == 0 {
+		if hits == nil {
+			hits = make([]Hit, 0, 16)
+		}
+		return append(hits, h)
+	}
+	for _, c := range h.Children {
+		hits = appendHits(hits, c)
+	}
+	return hits
+}
