@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
+
+	"github.com/govespa/govespa/vespa"
 )
 
 // DefaultMaxOperationBytes is the size limit of one operation in a feed file
@@ -363,4 +366,61 @@ func quoteByte(c byte) string {
 		return fmt.Sprintf("%q", rune(c))
 	}
 	return fmt.Sprintf("byte 0x%02x", c)
+}
+
+// Next returns the next operation. A malformed operation gives a
+// [*ParseError], after which Next goes on with the following ones; the end of
+// the input gives io.EOF; a failure to read the input gives that error
+// (wrapped), and then io.EOF.
+func (r *Reader) Next() (Operation, error) {
+	raw, err := r.next()
+	if err != nil {
+		return Operation{}, err
+	}
+	id, err := vespa.ParseDocumentID(raw.id)
+	if err != nil {
+		reason := err.Error()
+		var ide *vespa.DocumentIDError
+		if errors.As(err, &ide) {
+			reason = "invalid document ID: " + ide.Reason
+		}
+		return Operation{}, &ParseError{Source: r.source, Line: raw.line, Offset: raw.offset, ID: raw.id, Reason: reason}
+	}
+	op := Operation{
+		ID:        id,
+		Condition: raw.condition,
+		Create:    raw.create,
+		Source:    r.source,
+		Line:      raw.line,
+		Offset:    raw.offset,
+	}
+	switch raw.kind {
+	case kindPut:
+		op.Kind = vespa.OpPut
+	case kindUpdate:
+		op.Kind = vespa.OpUpdate
+	default:
+		op.Kind = vespa.OpRemove
+	}
+	if raw.body != nil {
+		op.body = raw.body
+		op.Fields = raw.body[len(fieldsPrefix) : len(raw.body)-len(fieldsSuffix)]
+	}
+	return op, nil
+}
+
+// All returns an iterator over the remaining operations and errors, as
+// [Reader.Next] gives them, up to the end of the input.
+func (r *Reader) All() iter.Seq2[Operation, error] {
+	return func(yield func(Operation, error) bool) {
+		for {
+			op, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if !yield(op, err) {
+				return
+			}
+		}
+	}
 }
