@@ -20,7 +20,7 @@
 //
 //	name          used by                          retry when                                  wait after attempt n                          attempts  when they run out
 //	Query         every query                      an error (any response is a result)         uniform(0, min(60 s, 1.5 s·2^(n−1)))          5         the last error
-//	DocV1         feeder, outer layer              an error, or a result with status 503      1 s·2^(n−1) (1 s, 2 s)                        3         the last outcome as it was
+//	DocV1         feeder, outer layer              an error, or a result with status 503       1 s·2^(n−1) (1 s, 2 s)                        3         the last outcome as it was
 //	Throttle      feeder, inner layer              a result with status 429                    uniform(0, min(10 s, 1 s·2^(n−1)))            never     — (only ctx ends it)
 //	SyncRequest   every sync data-plane request    a 429 result, or a connection error         0.1 s·1.618^(n−1) + uniform(0, 1 s)           11        the last outcome
 //	Visit         each visit page (on SyncRequest) an error carrying a status ≥ 400            none                                          3         the last error
@@ -39,8 +39,10 @@
 // which errors.Is(err, context.Canceled) (or DeadlineExceeded) holds, also
 // when the context was cancelled with a custom cause.
 //
-// The building blocks are exported so that users can compose their own:
-// [WaitExponential], [WaitRandomExponential], [WaitGoldenJitter],
-// [WaitJittered], [WaitNone], [WaitFunc], [RetryIfStatus], [IsConnectionError]
-// and [IsFinal4xx].
+// The building blocks are exported so that users can compose their own with
+// [New]: waits [WaitExponential], [WaitRandomExponential], [WaitGoldenJitter],
+// [WaitJittered], [WaitNone] and [WaitFunc]; predicates [RetryIfStatus],
+// [RetryIfError] and [RetryIfConnectionError]; classifiers
+// [IsConnectionError] and [IsFinal4xx]. Waits saturate instead of overflowing
+// at any attempt number, and invalid values give an error, never a panic.
 package retries
