@@ -24,6 +24,7 @@ import (
 type Client struct {
 	endpoint   *url.URL
 	base       string // endpoint without trailing '/'
+	prefix     string // escaped path of the endpoint without trailing '/'
 	cfg        config
 	tlsCfg     *tls.Config
 	hc         *http.Client // shared, on transport
@@ -71,6 +72,7 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	c := &Client{
 		endpoint: u,
 		base:     strings.TrimSuffix(u.String(), "/"),
+		prefix:   strings.TrimRight(u.EscapedPath(), "/"),
 		cfg:      cfg,
 		tlsCfg:   tlsCfg,
 		logger:   cfg.logger,

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -89,8 +90,13 @@ func excerpt(body []byte) string {
 			body = body[:len(body)-1]
 		}
 	}
-	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(body), "?")), " ")
-	return s
+	s := strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(string(body), "?"))
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // parseRetryAfter reads a Retry-After value: delay seconds or an HTTP date.

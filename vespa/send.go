@@ -43,8 +43,7 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 	ctx, cancel := context.WithTimeout(ctx, clientDeadline(timeout))
 	defer cancel()
 
-	path := string(id.appendPath(append(make([]byte, 0, 64+len(id.UserSpecific)*2), c.endpoint.EscapedPath()...)))
-	path = trimDoubleSlash(path)
+	path := string(id.appendPath(append(make([]byte, 0, 64+len(id.UserSpecific)*2), c.prefix...)))
 	query := string(appendQuery(nil, kind, &opts, timeout))
 
 	var rd io.Reader
@@ -106,13 +105,6 @@ func (c *Client) setFixedHeaders(h http.Header) {
 		h["Authorization"] = []string{c.auth}
 	}
 	h["User-Agent"] = []string{c.cfg.userAgent}
-}
-
-func trimDoubleSlash(p string) string {
-	for len(p) > 1 && p[0] == '/' && p[1] == '/' {
-		p = p[1:]
-	}
-	return p
 }
 
 func gzipBytes(b []byte) ([]byte, error) {

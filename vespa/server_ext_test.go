@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"sync"
 	"testing"
 )
@@ -13,7 +14,7 @@ type recorded struct {
 	Method     string
 	RequestURI string
 	RawPath    string // r.URL.EscapedPath()
-	Query      map[string][]string
+	Query      url.Values
 	Header     http.Header
 	Body       []byte
 	Proto      int
