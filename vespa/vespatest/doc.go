@@ -1,0 +1,68 @@
+// Package vespatest is an in-process Vespa emulator, to govespa what
+// net/http/httptest is to net/http: a real HTTP server on a loopback port that
+// speaks Vespa's wire protocol, for tests, examples and benchmarks.
+//
+// Start one, point a client at its URL, and close it when done:
+//
+//	srv := vespatest.NewServer()
+//	defer srv.Close()
+//	resp, err := srv.Client().Get(srv.URL() + "/document/v1/ns/music/docid/1")
+//
+// In tests, [NewTestServer] fails the test on error, logs to t.Log and closes
+// the server in t.Cleanup.
+//
+// # What it serves
+//
+// The container API on [Server.URL], HTTP/1.1 and prior-knowledge h2c on the
+// same port (HTTP/2 through ALPN with [WithTLS]):
+//
+//   - /document/v1: the seven path patterns, single-document get, put, update
+//     and remove with condition, create, dryRun, route, timeout and
+//     tracelevel; visiting with selection, fieldSet, wantedDocumentCount,
+//     slices, continuation, stream and JSONL; update-where, delete-where and
+//     copy. Status codes and JSON bodies are Vespa's.
+//   - /search/: a subset of the query API (see the internal search package).
+//   - /state/v1/health, /status.html, /ApplicationStatus, and GET / listing
+//     the handlers, as a container does.
+//
+// The config-server API (prepareandactivate, the session flow,
+// serviceconverge, its own health) is on [Server.ConfigServerURL]; deploying a
+// package replaces the schemas.
+//
+// # Schemas and lenient mode
+//
+// Document types come from [WithSchema], from an application package
+// ([WithApplicationDir], or a deploy): the field names and types of
+// schemas/*.sd, and the content clusters of services.xml. With none, the
+// server runs in lenient mode: every document type and field is accepted and
+// stored as given. With schemas, unknown document types and fields get 400 as
+// in Vespa, and values are checked against their types.
+//
+// # Faults
+//
+// [Server.AddFault] and [Server.ScriptFaults] inject Vespa's failures (429
+// overload, 503, 504, 507, 500, latency, dropped connections) by rate or in
+// sequence, per operation or path, reproducibly under [WithSeed];
+// [Server.FaultStats] counts them. [WithMaxRequestBytes] makes large bodies
+// get 413.
+//
+// # Visiting and continuation tokens
+//
+// Documents live in buckets chosen by a hash of their location, as in Vespa,
+// and a visit reads whole buckets in order. A continuation token holds the
+// next bucket, so every document present for a whole visit is returned
+// exactly once across pages and slices, even while others are fed. Slice i of
+// n holds the buckets b with b mod n = i.
+//
+// # Independence from govespa
+//
+// This package imports no other govespa package. Document-ID parsing, path
+// decoding, and JSON encoding are written again here, on purpose: a bug shared
+// by the SDK and its test double would be invisible to the tests. The
+// repetition is deliberate.
+//
+// # Storage
+//
+// Each document is kept as its compact JSON bytes in sharded maps; a million
+// 150-byte documents take well under 600 MB.
+package vespatest

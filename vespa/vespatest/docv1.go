@@ -1,0 +1,493 @@
+package vespatest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+const jsonContentType = "application/json; charset=UTF-8"
+
+// docReq is one /document/v1 request being served.
+type docReq struct {
+	s       *Server
+	w       http.ResponseWriter
+	r       *http.Request
+	pathID  string
+	path    docPath
+	params  params
+	app     *application
+	op      Operation
+	timeout time.Duration
+	trace   int64
+}
+
+// rawPath returns the request path exactly as sent, still percent-encoded.
+func rawPath(r *http.Request) string {
+	uri := r.RequestURI
+	if uri == "" {
+		uri = r.URL.RequestURI()
+	}
+	if i := strings.IndexByte(uri, '?'); i >= 0 {
+		uri = uri[:i]
+	}
+	if strings.HasPrefix(uri, "http://") || strings.HasPrefix(uri, "https://") {
+		return r.URL.EscapedPath()
+	}
+	return uri
+}
+
+func writeJSON(w http.ResponseWriter, status int, body object) {
+	w.Header().Set("Content-Type", jsonContentType)
+	w.WriteHeader(status)
+	b := body.marshal()
+	_, _ = w.Write(b)
+}
+
+func (d *docReq) reply(status int, withID bool, id docID, extra ...member) {
+	body := object{{"pathId", jsonString(d.pathID)}}
+	if withID {
+		body = append(body, member{"id", jsonString(id.full)})
+	}
+	if d.trace > 0 {
+		body = append(body, member{"trace", d.traceJSON(id)})
+	}
+	body = append(body, extra...)
+	writeJSON(d.w, status, body)
+}
+
+func (d *docReq) traceJSON(id docID) json.RawMessage {
+	msg := fmt.Sprintf("vespatest: %s %s", d.op, id.full)
+	if id.full == "" {
+		msg = fmt.Sprintf("vespatest: %s %s", d.op, d.pathID)
+	}
+	return json.RawMessage(`[{"message":` + string(jsonString(msg)) + `}]`)
+}
+
+func (d *docReq) fail(status int, msg string) {
+	writeJSON(d.w, status, object{{"pathId", jsonString(d.pathID)}, {"message", jsonString(msg)}})
+}
+
+func (d *docReq) failID(status int, id docID, msg string) {
+	d.reply(status, true, id, member{"message", jsonString(msg)})
+}
+
+// failErr answers a parameter or parse error with 400.
+func (d *docReq) failErr(err error) { d.fail(http.StatusBadRequest, err.Error()) }
+
+func (s *Server) serveDocV1(w http.ResponseWriter, r *http.Request) {
+	d := &docReq{s: s, w: w, r: r, pathID: rawPath(r), app: s.app.Load()}
+	p, err := parseDocPath(d.pathID)
+	if errors.Is(err, errNoRoute) {
+		d.fail(http.StatusNotFound, "Nothing at '"+d.pathID+"'. Available paths are:\n"+availablePaths)
+		return
+	}
+	if err != nil {
+		d.failErr(err)
+		return
+	}
+	d.path = p
+	allowed := p.route.allowed()
+	if r.Method == http.MethodOptions {
+		w.Header().Set("Allow", strings.Join(allowed, ","))
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if !contains(allowed, r.Method) {
+		d.fail(http.StatusMethodNotAllowed, fmt.Sprintf("'%s' not allowed at '%s'. Allowed methods are: %s", r.Method, d.pathID, strings.Join(allowed, ", ")))
+		return
+	}
+	d.params = parseParams(r.URL.RawQuery)
+	d.op = operationOf(p.route, r.Method)
+	if d.timeout, err = d.params.duration("timeout", 180*time.Second); err != nil {
+		d.failErr(err)
+		return
+	}
+	if d.trace, _, err = d.params.integer("tracelevel"); err != nil {
+		d.failErr(err)
+		return
+	}
+	if p.route.isDocument() {
+		d.serveDocument()
+		return
+	}
+	d.serveVisitKind()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func operationOf(rt route, method string) Operation {
+	if rt.isDocument() {
+		switch method {
+		case http.MethodGet:
+			return OpGet
+		case http.MethodPost:
+			return OpPut
+		case http.MethodPut:
+			return OpUpdate
+		}
+		return OpRemove
+	}
+	switch method {
+	case http.MethodGet:
+		return OpVisit
+	case http.MethodPost:
+		return OpCopy
+	case http.MethodPut:
+		return OpUpdateWhere
+	}
+	return OpDeleteWhere
+}
+
+// readBody reads the request body, inflating gzip, and enforces the size limit.
+func (d *docReq) readBody() ([]byte, bool) {
+	var rd io.Reader = d.r.Body
+	if strings.EqualFold(d.r.Header.Get("Content-Encoding"), "gzip") {
+		zr, err := gzip.NewReader(d.r.Body)
+		if err != nil {
+			d.fail(http.StatusBadRequest, "failed reading gzipped request body: "+err.Error())
+			return nil, false
+		}
+		defer zr.Close()
+		rd = zr
+	}
+	limit := d.s.cfg.maxRequestBytes
+	body, err := io.ReadAll(io.LimitReader(rd, limit+1))
+	if err != nil {
+		d.fail(http.StatusBadRequest, "failed reading request body: "+err.Error())
+		return nil, false
+	}
+	if int64(len(body)) > limit {
+		n, _ := io.Copy(io.Discard, rd)
+		d.fail(http.StatusRequestEntityTooLarge, fmt.Sprintf("Document operation request size %d bytes exceeds maximum size of %d bytes. See https://docs.vespa.ai/en/writing/document-v1-api-guide.html#request-size-limit", int64(len(body))+n, limit))
+		return nil, false
+	}
+	return body, true
+}
+
+// injectFault runs a fault for this request; it reports whether the request
+// was answered (or dropped) and whether the operation should be skipped as
+// "ignored".
+func (d *docReq) injectFault(id docID, hasID bool) (answered, ignored bool) {
+	f, ok := d.s.faults.pick(d.op, d.pathID)
+	if !ok {
+		return false, false
+	}
+	switch runFault(d.r.Context(), d.w, d.r, f, d.timeout) {
+	case faultDone:
+		return true, false
+	case faultTimeout:
+		d.fail(http.StatusGatewayTimeout, "Timeout after "+millis(d.timeout)+"ms")
+		return true, false
+	case faultIgnored:
+		d.w.Header().Set("X-Vespa-Ignored-Operation", "true")
+		return false, true
+	case faultStatus:
+		msg := f.Message
+		if msg == "" {
+			msg = defaultFaultMessage(f.Status)
+		}
+		if f.Backend && hasID {
+			d.failID(f.Status, id, msg)
+		} else {
+			d.fail(f.Status, msg)
+		}
+		return true, false
+	}
+	return false, false
+}
+
+// checkCluster validates the cluster parameter; docType may be empty.
+func (d *docReq) checkCluster(required bool) (string, error) {
+	c, ok, err := d.params.get("cluster")
+	if err != nil {
+		return "", err
+	}
+	names := d.app.clusterNames()
+	if !ok {
+		if required {
+			return "", badParam("Must specify 'cluster' at '%s'", d.pathID)
+		}
+		if len(names) == 1 {
+			return names[0], nil
+		}
+		return "", badParam("Please specify one of the content clusters: '%s'", strings.Join(names, "', '"))
+	}
+	if !contains(names, c) {
+		return "", badParam("Your Vespa deployment has no content cluster '%s', only '%s'", c, strings.Join(names, "', '"))
+	}
+	return c, nil
+}
+
+func (d *docReq) serveDocument() {
+	id, err := d.path.documentID()
+	if err != nil {
+		d.failErr(err)
+		return
+	}
+	switch d.op {
+	case OpGet:
+		d.get(id)
+	case OpPut, OpUpdate, OpRemove:
+		d.write(id)
+	}
+}
+
+func (d *docReq) get(id docID) {
+	if err := d.params.disallow(d.pathID, "dryRun"); err != nil {
+		d.failErr(err)
+		return
+	}
+	if _, err := d.checkCluster(false); err != nil {
+		d.failErr(err)
+		return
+	}
+	sch, ok := d.app.schema(id.docType)
+	if !ok {
+		d.fail(http.StatusBadRequest, "Document type "+id.docType+" does not exist")
+		return
+	}
+	fs, err := d.fieldSet(sch, id.docType)
+	if err != nil {
+		d.failErr(err)
+		return
+	}
+	tf, err := d.tensorFormat()
+	if err != nil {
+		d.failErr(err)
+		return
+	}
+	if answered, _ := d.injectFault(id, true); answered {
+		return
+	}
+	e, found := d.s.store.get(id)
+	if !found {
+		d.reply(http.StatusNotFound, true, id)
+		return
+	}
+	d.reply(http.StatusOK, true, id, member{"fields", renderFields(sch, e.fields, fs, tf)})
+}
+
+func (d *docReq) tensorFormat() (tensorFormat, error) {
+	v, ok, err := d.params.get("format.tensors")
+	if err != nil || !ok {
+		return tensorShort, err
+	}
+	tf, ok := parseTensorFormat(v)
+	if !ok {
+		return 0, badParam("Unknown tensor format '%s'; expected one of short, long, short-value, long-value, hex, hex-value", v)
+	}
+	return tf, nil
+}
+
+// writeBody is the parsed body of a put or update.
+type writeBody struct {
+	fields    json.RawMessage
+	condition string
+	create    bool
+}
+
+func parseWriteBody(body []byte) (writeBody, error) {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return writeBody{}, errors.New("expected start of root object, got null")
+	}
+	obj, err := parseObject(body)
+	if err != nil {
+		return writeBody{}, fmt.Errorf("failed parsing document: %s", jsonErrorText(body, err))
+	}
+	var wb writeBody
+	if c, ok := obj.get("condition"); ok {
+		if err := json.Unmarshal(c, &wb.condition); err != nil {
+			return writeBody{}, fmt.Errorf("failed parsing document: condition must be a string")
+		}
+	}
+	if c, ok := obj.get("create"); ok {
+		if err := json.Unmarshal(c, &wb.create); err != nil {
+			return writeBody{}, fmt.Errorf("failed parsing document: create must be a boolean")
+		}
+	}
+	f, ok := obj.get("fields")
+	if !ok {
+		return writeBody{}, errors.New(`document is missing the required "fields" field`)
+	}
+	if t := bytes.TrimSpace(f); len(t) == 0 || t[0] != '{' {
+		return writeBody{}, fmt.Errorf("failed parsing document: expected 'fields' to be an object")
+	}
+	wb.fields = f
+	return wb, nil
+}
+
+// jsonErrorText phrases a JSON syntax error like Jackson does, where cheap.
+func jsonErrorText(body []byte, err error) string {
+	if errors.Is(err, errNotObject) {
+		return "Unexpected token, expected start of root object"
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) && se.Offset > 0 && int(se.Offset) <= len(body) {
+		r := []rune(string(body[se.Offset-1:]))
+		if len(r) > 0 {
+			return fmt.Sprintf("Unexpected character ('%c' (code %d / 0x%x)): %v", r[0], r[0], r[0], err)
+		}
+	}
+	return err.Error()
+}
+
+func (d *docReq) write(id docID) {
+	dry, err := d.params.boolean("dryRun")
+	if err != nil {
+		d.failErr(err)
+		return
+	}
+	if dry {
+		d.reply(http.StatusOK, true, id)
+		return
+	}
+	if _, _, err := d.params.get("route"); err != nil {
+		d.failErr(err)
+		return
+	}
+	cond, hasCond, err := d.params.get("condition")
+	if err != nil {
+		d.failErr(err)
+		return
+	}
+	_, hasCreate, err := d.params.get("create")
+	if err != nil {
+		d.failErr(err)
+		return
+	}
+	create, _ := d.params.boolean("create")
+	var body []byte
+	if d.op != OpRemove {
+		var ok bool
+		if body, ok = d.readBody(); !ok {
+			return
+		}
+	}
+	sch, ok := d.app.schema(id.docType)
+	if !ok {
+		d.fail(http.StatusBadRequest, "Document type "+id.docType+" does not exist")
+		return
+	}
+	var wb writeBody
+	if d.op != OpRemove {
+		if wb, err = parseWriteBody(body); err != nil {
+			d.failErr(err)
+			return
+		}
+		if !hasCond {
+			cond = wb.condition
+		}
+		if !hasCreate {
+			create = wb.create
+		}
+	}
+	if d.op == OpRemove {
+		create = false
+	}
+	answered, ignored := d.injectFault(id, true)
+	if answered {
+		return
+	}
+	var ignoredFields bool
+	var putFields []byte
+	var update object
+	switch d.op {
+	case OpPut:
+		putFields, ignoredFields, err = normalizeFields(sch, wb.fields, d.s.cfg.ignoreUndefined)
+	case OpUpdate:
+		update, ignoredFields, err = parseUpdate(sch, wb.fields, d.s.cfg.ignoreUndefined)
+	}
+	if err != nil {
+		d.failErr(err)
+		return
+	}
+	if ignoredFields {
+		d.w.Header().Set("X-Vespa-Ignored-Fields", "true")
+	}
+	if ignored {
+		d.reply(http.StatusOK, true, id)
+		return
+	}
+	outcome := d.s.applyWrite(id, sch, d.op, putFields, update, cond, create)
+	switch outcome.status {
+	case http.StatusOK:
+		d.reply(http.StatusOK, true, id)
+	default:
+		d.failID(outcome.status, id, outcome.message)
+	}
+}
+
+// writeOutcome is the backend's answer to a write.
+type writeOutcome struct {
+	status  int
+	message string
+}
+
+// applyWrite performs a put, update or remove atomically, with test-and-set.
+func (s *Server) applyWrite(id docID, sch *Schema, op Operation, putFields []byte, update object, cond string, create bool) writeOutcome {
+	out := writeOutcome{status: http.StatusOK}
+	err := s.store.mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
+		if cond != "" && !(create && !exists) {
+			if !exists {
+				out = conditionFailed(id, "Document does not exist")
+				return nil, false, nil
+			}
+			sel, err := parseSelection(cond)
+			if err != nil {
+				out = writeOutcome{http.StatusBadRequest, "Failed to parse test and set condition: " + err.Error()}
+				return nil, false, nil
+			}
+			match, err := sel.matches(id, cur)
+			if err != nil {
+				out = writeOutcome{http.StatusBadRequest, "Failed to evaluate test and set condition: " + err.Error()}
+				return nil, false, nil
+			}
+			if !match {
+				out = conditionFailed(id, fmt.Sprintf("Condition did not match document nodeIndex=0 bucket=%x", 0x2000000000000000|uint64(bucketOf(id))))
+				return nil, false, nil
+			}
+		}
+		switch op {
+		case OpPut:
+			return putFields, true, nil
+		case OpRemove:
+			return nil, exists, nil
+		}
+		if !exists && !create {
+			return nil, false, nil // an update of a missing document is dropped silently
+		}
+		base := []byte("{}")
+		if exists {
+			base = cur
+		}
+		next, err := applyUpdate(sch, base, update)
+		if err != nil {
+			out = writeOutcome{http.StatusBadRequest, err.Error()}
+			return nil, false, nil
+		}
+		return next, true, nil
+	})
+	if err != nil {
+		return writeOutcome{http.StatusInternalServerError, err.Error()}
+	}
+	return out
+}
+
+func conditionFailed(id docID, detail string) writeOutcome {
+	return writeOutcome{http.StatusPreconditionFailed,
+		"[UNKNOWN(251013) @ tcp/vespatest:19112/default]: ReturnCode(TEST_AND_SET_CONDITION_FAILED, " + detail + ") "}
+}

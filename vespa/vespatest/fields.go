@@ -1,0 +1,151 @@
+package vespatest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// normalizeFields validates a put's fields against the schema (nil: lenient)
+// and returns the JSON object to store. Unknown fields are an error, or
+// dropped when ignoreUndefined is set (ignored reports that).
+func normalizeFields(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (stored []byte, ignored bool, err error) {
+	obj, err := parseObject(raw)
+	if err != nil {
+		return nil, false, fmt.Errorf("failed parsing document: %v", err)
+	}
+	out := make(object, 0, len(obj))
+	for _, m := range obj {
+		ft, known, err := fieldTypeOf(sch, m.key)
+		if err != nil {
+			return nil, false, err
+		}
+		if !known {
+			if ignoreUndefined {
+				ignored = true
+				continue
+			}
+			return nil, false, unknownField(sch, m.key)
+		}
+		v, ok, err := ft.normalize(m.val)
+		if err != nil {
+			return nil, false, fmt.Errorf("Could not parse field '%s' of type %s: %v", m.key, ft.text(), err)
+		}
+		if ok {
+			out = append(out, member{m.key, v})
+		}
+	}
+	return out.marshal(), ignored, nil
+}
+
+func unknownField(sch *Schema, name string) error {
+	return fmt.Errorf("No field '%s' in the structure of type '%s', which has the fields: %s", name, sch.Name, sch.fieldList())
+}
+
+var anyType = &fieldType{kind: kindAny}
+
+// fieldTypeOf returns the type of a field; lenient mode accepts any field.
+func fieldTypeOf(sch *Schema, name string) (*fieldType, bool, error) {
+	if sch == nil {
+		return anyType, true, nil
+	}
+	f, ok := sch.field(name)
+	if !ok {
+		return nil, false, nil
+	}
+	ft, err := parseFieldType(f.Type)
+	if err != nil {
+		return nil, false, err
+	}
+	return ft, true, nil
+}
+
+func (t *fieldType) text() string {
+	if t.kind == kindTensor {
+		return t.tensor.String()
+	}
+	return t.name
+}
+
+// fieldSet is a parsed fieldSet parameter.
+type fieldSet struct {
+	none   bool                // [id]
+	fields map[string]struct{} // nil: all document fields
+}
+
+func (fs fieldSet) includes(name string) bool {
+	if fs.none {
+		return false
+	}
+	if fs.fields == nil {
+		return true
+	}
+	_, ok := fs.fields[name]
+	return ok
+}
+
+func (d *docReq) fieldSet(sch *Schema, docType string) (fieldSet, error) {
+	v, ok, err := d.params.get("fieldSet")
+	if err != nil || !ok {
+		return fieldSet{}, err
+	}
+	return parseFieldSet(v, sch)
+}
+
+func parseFieldSet(v string, sch *Schema) (fieldSet, error) {
+	switch v {
+	case "[all]", "[document]":
+		return fieldSet{}, nil
+	case "[id]", "[none]":
+		return fieldSet{none: true}, nil
+	}
+	typ, list, ok := strings.Cut(v, ":")
+	if !ok {
+		// A field set name declared in the schema (e.g. "default"): not modelled.
+		return fieldSet{}, nil
+	}
+	if sch != nil && typ != sch.Name {
+		return fieldSet{}, badParam("Field set '%s' does not match document type '%s'", v, sch.Name)
+	}
+	if list == "[document]" || list == "[all]" {
+		return fieldSet{}, nil
+	}
+	fs := fieldSet{fields: map[string]struct{}{}}
+	for f := range strings.SplitSeq(list, ",") {
+		f = strings.TrimSpace(f)
+		if sch != nil {
+			if _, ok := sch.field(f); !ok {
+				return fieldSet{}, badParam("No field with name '%s'", f)
+			}
+		}
+		fs.fields[f] = struct{}{}
+	}
+	return fs, nil
+}
+
+// renderFields renders stored fields for a response.
+func renderFields(sch *Schema, stored []byte, fs fieldSet, tf tensorFormat) json.RawMessage {
+	if fs.none {
+		return json.RawMessage("{}")
+	}
+	if fs.fields == nil && (tf == tensorShort || sch == nil) {
+		return json.RawMessage(stored)
+	}
+	obj, err := parseObject(stored)
+	if err != nil {
+		return json.RawMessage(stored)
+	}
+	out := obj[:0]
+	for _, m := range obj {
+		if !fs.includes(m.key) {
+			continue
+		}
+		if tf != tensorShort && sch != nil {
+			if ft, ok, _ := fieldTypeOf(sch, m.key); ok && ft.kind == kindTensor {
+				m.val = renderStoredTensor(ft.tensor, m.val, tf)
+			}
+		}
+		out = append(out, m)
+	}
+	return out.marshal()
+}

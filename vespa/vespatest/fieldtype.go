@@ -1,0 +1,287 @@
+package vespatest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// kind is the shape of a field type.
+type kind int
+
+const (
+	kindAny kind = iota // unknown type (struct, lenient mode): any JSON
+	kindString
+	kindInt  // int, long, byte
+	kindReal // float, double
+	kindBool
+	kindArray
+	kindWset
+	kindMap
+	kindTensor
+	kindPosition
+)
+
+// fieldType is a parsed Vespa type text.
+type fieldType struct {
+	kind   kind
+	name   string // the base name, e.g. "int" or "float"
+	elem   *fieldType
+	key    *fieldType
+	tensor *tensorType
+}
+
+func parseFieldType(s string) (*fieldType, error) {
+	s = strings.TrimSpace(s)
+	base, arg, hasArg := strings.Cut(s, "<")
+	base = strings.TrimSpace(base)
+	if strings.HasPrefix(s, "tensor") {
+		tt, err := parseTensorType(s)
+		if err != nil {
+			return nil, err
+		}
+		return &fieldType{kind: kindTensor, name: "tensor", tensor: tt}, nil
+	}
+	if hasArg {
+		if !strings.HasSuffix(arg, ">") {
+			return nil, fmt.Errorf("malformed type %q", s)
+		}
+		arg = strings.TrimSuffix(arg, ">")
+	}
+	switch base {
+	case "string", "uri", "predicate", "raw", "reference":
+		return &fieldType{kind: kindString, name: base}, nil
+	case "int", "long", "byte":
+		return &fieldType{kind: kindInt, name: base}, nil
+	case "float", "double":
+		return &fieldType{kind: kindReal, name: base}, nil
+	case "bool":
+		return &fieldType{kind: kindBool, name: base}, nil
+	case "position":
+		return &fieldType{kind: kindPosition, name: base}, nil
+	case "array", "weightedset":
+		if !hasArg {
+			return nil, fmt.Errorf("%s needs an element type", base)
+		}
+		elem, err := parseFieldType(arg)
+		if err != nil {
+			return nil, err
+		}
+		k := kindArray
+		if base == "weightedset" {
+			k = kindWset
+		}
+		return &fieldType{kind: k, name: base, elem: elem}, nil
+	case "map":
+		if !hasArg {
+			return nil, fmt.Errorf("map needs key and value types")
+		}
+		k, v, ok := splitTopComma(arg)
+		if !ok {
+			return nil, fmt.Errorf("malformed map type %q", s)
+		}
+		kt, err := parseFieldType(k)
+		if err != nil {
+			return nil, err
+		}
+		vt, err := parseFieldType(v)
+		if err != nil {
+			return nil, err
+		}
+		return &fieldType{kind: kindMap, name: base, key: kt, elem: vt}, nil
+	case "":
+		return nil, fmt.Errorf("empty type")
+	}
+	// A struct or another type the emulator does not model.
+	return &fieldType{kind: kindAny, name: base}, nil
+}
+
+// splitTopComma splits "a,b" at the comma that is not nested in <>.
+func splitTopComma(s string) (string, string, bool) {
+	depth := 0
+	for i, c := range s {
+		switch c {
+		case '<', '(':
+			depth++
+		case '>', ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				return strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:]), true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// normalize checks a field value against its type and returns the value to
+// store, or ok=false for a value Vespa treats as "no value" (empty string,
+// array, map or weighted set).
+func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, false, nil
+	}
+	switch t.kind {
+	case kindAny:
+		if isEmptyJSON(raw) {
+			return nil, false, nil
+		}
+		return compactJSON(raw), true, nil
+	case kindString:
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, false, fmt.Errorf("expected a string, got %s", clip(raw))
+		}
+		if s == "" {
+			return nil, false, nil
+		}
+		return compactJSON(raw), true, nil
+	case kindInt, kindReal:
+		v, err := numberOf(raw, t.kind == kindInt)
+		if err != nil {
+			return nil, false, err
+		}
+		return json.RawMessage(v), true, nil
+	case kindBool:
+		switch strings.ToLower(strings.Trim(string(raw), `"`)) {
+		case "true":
+			return json.RawMessage("true"), true, nil
+		case "false":
+			return json.RawMessage("false"), true, nil
+		}
+		return nil, false, fmt.Errorf("expected a boolean, got %s", clip(raw))
+	case kindPosition:
+		return compactJSON(raw), true, nil
+	case kindArray:
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return nil, false, fmt.Errorf("expected an array, got %s", clip(raw))
+		}
+		out := make([]json.RawMessage, 0, len(items))
+		for _, it := range items {
+			v, ok, err := t.elem.normalize(it)
+			if err != nil {
+				return nil, false, err
+			}
+			if !ok {
+				v = json.RawMessage(`""`)
+				if t.elem.kind != kindString {
+					v = it
+				}
+			}
+			out = append(out, v)
+		}
+		if len(out) == 0 {
+			return nil, false, nil
+		}
+		b, _ := json.Marshal(out)
+		return b, true, nil
+	case kindWset:
+		obj, err := parseObject(raw)
+		if err != nil {
+			// An array of keys means weight 1 each... only in some readers; reject.
+			return nil, false, fmt.Errorf("expected a weighted set object, got %s", clip(raw))
+		}
+		out := obj[:0]
+		for _, kv := range obj {
+			w, err := numberOf(kv.val, true)
+			if err != nil {
+				return nil, false, fmt.Errorf("weight of %q: %w", kv.key, err)
+			}
+			out = append(out, member{kv.key, json.RawMessage(w)})
+		}
+		if len(out) == 0 {
+			return nil, false, nil
+		}
+		return out.marshal(), true, nil
+	case kindMap:
+		obj, err := parseObject(raw)
+		if err != nil {
+			return nil, false, fmt.Errorf("expected a map object, got %s", clip(raw))
+		}
+		out := obj[:0]
+		for _, kv := range obj {
+			v, ok, err := t.elem.normalize(kv.val)
+			if err != nil {
+				return nil, false, err
+			}
+			if ok {
+				out = append(out, member{kv.key, v})
+			}
+		}
+		if len(out) == 0 {
+			return nil, false, nil
+		}
+		return out.marshal(), true, nil
+	case kindTensor:
+		tv, err := parseTensor(t.tensor, raw)
+		if err != nil {
+			return nil, false, err
+		}
+		return tv.render(tensorShort), true, nil
+	}
+	return compactJSON(raw), true, nil
+}
+
+// numberOf reads a JSON number, or a string holding one, as Vespa's JSON
+// reader does, and returns its canonical JSON text.
+func numberOf(raw json.RawMessage, integer bool) (string, error) {
+	text := string(raw)
+	if strings.HasPrefix(text, `"`) {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return "", err
+		}
+		text = s
+	}
+	if integer {
+		n, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			f, ferr := strconv.ParseFloat(text, 64)
+			if ferr != nil || f != math.Trunc(f) {
+				return "", fmt.Errorf("For input string: \"%s\"", text)
+			}
+			n = int64(f)
+		}
+		return strconv.FormatInt(n, 10), nil
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return "", fmt.Errorf("For input string: \"%s\"", text)
+	}
+	return formatFloat(f), nil
+}
+
+func formatFloat(f float64) string {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return "null"
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+func isEmptyJSON(raw json.RawMessage) bool {
+	switch string(bytes.TrimSpace(raw)) {
+	case `""`, `[]`, `{}`:
+		return true
+	}
+	return false
+}
+
+func compactJSON(raw []byte) json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return json.RawMessage(raw)
+	}
+	return b.Bytes()
+}
+
+func clip(raw []byte) string {
+	if len(raw) > 40 {
+		return string(raw[:40]) + "..."
+	}
+	return string(raw)
+}

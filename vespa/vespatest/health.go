@@ -1,0 +1,98 @@
+package vespatest
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Health status codes of /state/v1/health.
+const (
+	healthUp           = "up"
+	healthDown         = "down"
+	healthInitializing = "initializing"
+)
+
+func validHealth(code string) bool {
+	return code == healthUp || code == healthDown || code == healthInitializing
+}
+
+// SetHealth sets the status code /state/v1/health reports: "up",
+// "initializing" or "down". /status.html and /ApplicationStatus answer 200
+// only while it is "up". It returns an error for any other code.
+func (s *Server) SetHealth(code string) error {
+	if !validHealth(code) {
+		return fmt.Errorf("vespatest: unknown health status code %q", code)
+	}
+	s.health.Store(&code)
+	return nil
+}
+
+// Health returns the current /state/v1/health status code.
+func (s *Server) Health() string { return *s.health.Load() }
+
+// vespaVersion is the version the emulator claims to be.
+const vespaVersion = "8.999.0"
+
+func healthBody(code string) object {
+	now := time.Now()
+	ms := now.UnixMilli()
+	status := object{{"code", jsonString(code)}}
+	if code != healthUp {
+		status = append(status, member{"message", jsonString("vespatest: status is " + code)})
+	}
+	metrics := fmt.Sprintf(`{"snapshot":{"from":%d.000,"to":%d.000},"values":[{"name":"requestsPerSecond","values":{"count":0,"rate":0}},{"name":"latencySeconds","values":{"average":0,"sum":0,"count":0,"max":0,"min":0,"rate":0}}]}`,
+		now.Add(-time.Minute).Unix(), now.Unix())
+	return object{{"time", jsonInt(ms)}, {"status", status.marshal()}, {"metrics", []byte(metrics)}}
+}
+
+func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/state/v1/health":
+		writeJSON(w, http.StatusOK, healthBody(s.Health()))
+	case "/state/v1/version":
+		writeJSON(w, http.StatusOK, object{{"version", jsonString(vespaVersion)}})
+	case "/state/v1/config":
+		g := s.app.Load().generation
+		cfg := fmt.Sprintf(`{"generation":%d,"applyOnRestart":false,"container":{"generation":%d},"wantedGeneration":%d}`, g, g, g)
+		writeJSON(w, http.StatusOK, object{{"config", []byte(cfg)}})
+	case "/state/v1", "/state/v1/":
+		base := "http://" + r.Host + "/state/v1/"
+		res := `[{"url":"` + base + `config"},{"url":"` + base + `health"},{"url":"` + base + `version"}]`
+		writeJSON(w, http.StatusOK, object{{"resources", []byte(res)}})
+	default:
+		writeJSON(w, http.StatusNotFound, object{{"message", jsonString("Not found: " + r.URL.Path)}})
+	}
+}
+
+func (s *Server) serveStatusHTML(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html")
+	if s.Health() != healthUp {
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte("No search backends available, VIP status disabled."))
+		return
+	}
+	_, _ = w.Write([]byte("<title>OK</title>"))
+}
+
+func (s *Server) serveApplicationStatus(w http.ResponseWriter, r *http.Request) {
+	if s.Health() != healthUp {
+		writeJSON(w, http.StatusServiceUnavailable, object{{"message", jsonString("vespatest: not up")}})
+		return
+	}
+	app := s.app.Load()
+	now := time.Now()
+	meta := object{
+		{"name", jsonString("default")}, {"user", jsonString("vespatest")}, {"path", jsonString("")},
+		{"generation", jsonInt(app.generation)}, {"timestamp", jsonInt(now.UnixMilli())},
+		{"date", jsonString(now.Format(time.UnixDate))}, {"checksum", jsonString(strconv.FormatInt(app.generation, 16))},
+	}
+	appObj := object{{"vespa", object{{"version", jsonString(vespaVersion)}}.marshal()}, {"meta", meta.marshal()}}
+	writeJSON(w, http.StatusOK, object{
+		{"application", appObj.marshal()},
+		{"abstractComponents", []byte("[]")},
+		{"handlers", handlerList(r.Host)},
+		{"searchChains", []byte("{}")},
+	})
+}

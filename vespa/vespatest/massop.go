@@ -1,0 +1,90 @@
+package vespatest
+
+import (
+	"net/http"
+	"time"
+)
+
+// massOperation serves copy (POST), update-where (PUT) and delete-where
+// (DELETE) on visit paths: every document matching the selection is
+// processed, with the selection re-checked atomically as its condition.
+func (d *docReq) massOperation(spec *visitSpec) {
+	var update object
+	if d.op == OpUpdateWhere {
+		body, ok := d.readBody()
+		if !ok {
+			return
+		}
+		wb, err := parseWriteBody(body)
+		if err != nil {
+			d.failErr(err)
+			return
+		}
+		var ignored bool
+		update, ignored, err = parseUpdate(spec.schema, wb.fields, true)
+		if err != nil {
+			d.failErr(err)
+			return
+		}
+		if ignored {
+			if !d.s.cfg.ignoreUndefined {
+				_, _, err = parseUpdate(spec.schema, wb.fields, false)
+				d.failErr(err)
+				return
+			}
+			d.w.Header().Set("X-Vespa-Ignored-Fields", "true")
+		}
+	}
+	chunk, _ := d.params.duration("timeChunk", 60*time.Second)
+	deadline := time.Now().Add(min(chunk, spec.timeout))
+	spec.wanted = 1 << 62
+	count := 0
+	var failure string
+	next, done := d.s.scan(spec, deadline, func(batch []visited) {
+		for _, v := range batch {
+			id, err := parseDocID(v.id)
+			if err != nil {
+				continue
+			}
+			switch d.op {
+			case OpCopy:
+				count++ // one store: copying to another cluster leaves it unchanged
+				continue
+			case OpDeleteWhere:
+				_ = d.s.store.mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
+					if ok, _ := spec.sel.matches(id, cur); !exists || !ok {
+						return nil, false, nil
+					}
+					return nil, true, nil
+				})
+				count++
+			case OpUpdateWhere:
+				sch, _ := d.app.schema(id.docType)
+				_ = d.s.store.mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
+					if ok, _ := spec.sel.matches(id, cur); !exists || !ok {
+						return nil, false, nil // raced: counted as fine, as in Vespa
+					}
+					next, err := applyUpdate(sch, cur, update)
+					if err != nil {
+						failure = err.Error()
+						return nil, false, nil
+					}
+					return next, true, nil
+				})
+				count++
+			}
+		}
+	})
+	body := object{{"pathId", jsonString(d.pathID)}, {"documentCount", jsonInt(int64(count))}}
+	if d.trace > 0 {
+		body = append(body, member{"trace", d.traceJSON(docID{})})
+	}
+	if failure != "" {
+		writeJSON(d.w, http.StatusInternalServerError, append(body, member{"message", jsonString(failure)}))
+		return
+	}
+	if !done {
+		body = append(body, member{"continuation", jsonString(next.String())})
+	}
+	writeJSON(d.w, http.StatusOK, body)
+}

@@ -1,0 +1,65 @@
+package vespatest
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+// routes builds the container's handler: authentication, then dispatch by path.
+func (s *Server) routes() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.authorized(r) {
+			writeJSON(w, http.StatusForbidden, object{{"code", jsonInt(403)}, {"message", jsonString("Access denied")}})
+			return
+		}
+		path := rawPath(r)
+		switch {
+		case path == "/document/v1" || strings.HasPrefix(path, "/document/v1/"):
+			s.serveDocV1(w, r)
+		case path == "/search/" || path == "/search":
+			s.serveSearch(w, r)
+		case strings.HasPrefix(path, "/state/v1"):
+			s.serveState(w, r)
+		case path == "/status.html":
+			s.serveStatusHTML(w, r)
+		case path == "/ApplicationStatus":
+			s.serveApplicationStatus(w, r)
+		case path == "/":
+			writeJSON(w, http.StatusOK, object{{"handlers", handlerList(r.Host)}})
+		default:
+			writeJSON(w, http.StatusNotFound, object{{"code", jsonInt(404)}, {"message", jsonString("No request handler bound to " + path)}})
+		}
+	})
+}
+
+// authorized checks the bearer token, when one is configured. Client
+// certificates are checked by the TLS handshake.
+func (s *Server) authorized(r *http.Request) bool {
+	if s.cfg.token == "" {
+		return true
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.token)) == 1
+}
+
+// handlerList renders the handlers a container lists at its root, as Vespa's
+// root handler does.
+func handlerList(host string) json.RawMessage {
+	type handler struct {
+		ID             string   `json:"id"`
+		Class          string   `json:"class"`
+		Bundle         string   `json:"bundle"`
+		ServerBindings []string `json:"serverBindings"`
+	}
+	list := []handler{
+		{"com.yahoo.document.restapi.resource.DocumentV1ApiHandler", "com.yahoo.document.restapi.resource.DocumentV1ApiHandler", "vespaclient-container-plugin:" + vespaVersion, []string{"http://*/document/v1/*"}},
+		{"com.yahoo.search.handler.SearchHandler", "com.yahoo.search.handler.SearchHandler", "container-search-and-docproc:" + vespaVersion, []string{"http://*/search/*"}},
+		{"com.yahoo.container.jdisc.state.StateHandler", "com.yahoo.container.jdisc.state.StateHandler", "container-disc:" + vespaVersion, []string{"http://*/state/v1", "http://*/state/v1/*"}},
+		{"status.html", "com.yahoo.container.handler.VipStatusHandler", "container-disc:" + vespaVersion, []string{"http://*/status.html"}},
+		{"application-status", "com.yahoo.container.handler.observability.ApplicationStatusHandler", "container-disc:" + vespaVersion, []string{"http://*/ApplicationStatus"}},
+	}
+	b, _ := json.Marshal(list)
+	return b
+}

@@ -1,0 +1,141 @@
+package vespatest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Schema declares one document type: its name and fields. It is what a
+// schemas/<name>.sd file declares, minus everything but the field names and
+// types. The zero value is not useful; Name must be set.
+type Schema struct {
+	// Name is the schema and document type name, e.g. "music".
+	Name string
+	// Fields are the document's fields, in declaration order.
+	Fields []Field
+}
+
+// Field declares one document field.
+type Field struct {
+	// Name is the field name.
+	Name string
+	// Type is Vespa's type text: "string", "int", "long", "float", "double",
+	// "bool", "byte", "array<string>", "weightedset<string>",
+	// "map<string,int>", "tensor<float>(x[384])", "tensor(cat{})", and so on.
+	// A type the emulator does not know (a struct name, say) accepts any JSON.
+	Type string
+	// Indexed is true for an "index" field and false for an attribute or
+	// summary-only field. Only /search/ looks at it.
+	Indexed bool
+	// DistanceMetric is the nearest-neighbor metric of a tensor field:
+	// "euclidean" (Vespa's default), "angular", "dotproduct",
+	// "prenormalized-angular". Only /search/ looks at it.
+	DistanceMetric string
+}
+
+// field returns the named field.
+func (s *Schema) field(name string) (Field, bool) {
+	i := slices.IndexFunc(s.Fields, func(f Field) bool { return f.Name == name })
+	if i < 0 {
+		return Field{}, false
+	}
+	return s.Fields[i], true
+}
+
+// fieldNames renders the field list the way Vespa's error messages do.
+func (s *Schema) fieldList() string {
+	parts := make([]string, len(s.Fields))
+	for i, f := range s.Fields {
+		parts[i] = f.Name
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func validateSchemas(schemas []Schema) error {
+	seen := map[string]bool{}
+	for _, s := range schemas {
+		if s.Name == "" {
+			return fmt.Errorf("vespatest: schema without a name")
+		}
+		if seen[s.Name] {
+			return fmt.Errorf("vespatest: schema %q declared twice", s.Name)
+		}
+		seen[s.Name] = true
+		names := map[string]bool{}
+		for _, f := range s.Fields {
+			if f.Name == "" {
+				return fmt.Errorf("vespatest: schema %q has a field without a name", s.Name)
+			}
+			if names[f.Name] {
+				return fmt.Errorf("vespatest: schema %q declares field %q twice", s.Name, f.Name)
+			}
+			names[f.Name] = true
+			if _, err := parseFieldType(f.Type); err != nil {
+				return fmt.Errorf("vespatest: schema %q field %q: %w", s.Name, f.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// cluster is a content cluster and the document types it holds.
+type cluster struct {
+	name  string
+	types []string // empty: every type (lenient mode)
+}
+
+// application is what is deployed: schemas and content clusters. It is
+// immutable once built; a deploy swaps in a new one.
+type application struct {
+	schemas    []Schema
+	byType     map[string]*Schema
+	clusters   []cluster
+	generation int64
+}
+
+// defaultCluster is the content cluster name used when no services.xml names one.
+const defaultCluster = "content"
+
+func newApplication(schemas []Schema, clusters []cluster, generation int64) *application {
+	a := &application{schemas: slices.Clone(schemas), byType: map[string]*Schema{}, generation: generation}
+	for i := range a.schemas {
+		a.byType[a.schemas[i].Name] = &a.schemas[i]
+	}
+	if len(clusters) == 0 {
+		clusters = []cluster{{name: defaultCluster}}
+	}
+	a.clusters = clusters
+	return a
+}
+
+// lenient reports whether any document type and field is accepted.
+func (a *application) lenient() bool { return len(a.schemas) == 0 }
+
+// schema returns the schema of a document type; ok is true in lenient mode
+// with a nil schema.
+func (a *application) schema(docType string) (*Schema, bool) {
+	if a.lenient() {
+		return nil, true
+	}
+	s, ok := a.byType[docType]
+	return s, ok
+}
+
+func (a *application) clusterNames() []string {
+	names := make([]string, len(a.clusters))
+	for i, c := range a.clusters {
+		names[i] = c.name
+	}
+	return names
+}
+
+// clusterFor returns the cluster holding docType ("" when none does).
+func (a *application) clusterFor(docType string) string {
+	for _, c := range a.clusters {
+		if len(c.types) == 0 || slices.Contains(c.types, docType) {
+			return c.name
+		}
+	}
+	return ""
+}

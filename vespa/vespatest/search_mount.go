@@ -1,0 +1,81 @@
+package vespatest
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/search"
+)
+
+// corpus presents the store to the /search/ handler.
+type corpus struct{ s *Server }
+
+func (c corpus) Schemas() []search.Schema {
+	app := c.s.app.Load()
+	out := make([]search.Schema, 0, len(app.schemas))
+	for _, sch := range app.schemas {
+		fields := make([]search.Field, len(sch.Fields))
+		for i, f := range sch.Fields {
+			fields[i] = search.Field{Name: f.Name, Type: f.Type, Indexed: f.Indexed, DistanceMetric: f.DistanceMetric}
+		}
+		out = append(out, search.Schema{Name: sch.Name, Fields: fields})
+	}
+	return out
+}
+
+// Each iterates one consistent snapshot: writers wait while it runs.
+func (c corpus) Each(fn func(search.Document) bool) {
+	c.s.store.each(func(id string, fields []byte) bool {
+		return fn(search.Document{ID: id, Type: docTypeOf(id), Fields: json.RawMessage(fields)})
+	})
+}
+
+// docTypeOf returns the type part of a stored (valid) document ID.
+func docTypeOf(id string) string {
+	rest := strings.TrimPrefix(id, "id:")
+	_, rest, _ = strings.Cut(rest, ":")
+	typ, _, _ := strings.Cut(rest, ":")
+	return typ
+}
+
+func newSearchMount(s *Server) http.Handler { return search.NewHandler(corpus{s}) }
+
+// serveSearch runs faults for OpSearch, then the search handler.
+func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
+	f, ok := s.faults.pick(OpSearch, rawPath(r))
+	if ok {
+		switch runFault(r.Context(), w, r, f, 0) {
+		case faultDone:
+			return
+		case faultStatus:
+			writeSearchError(w, f)
+			return
+		}
+	}
+	s.search.ServeHTTP(w, r)
+}
+
+// writeSearchError renders an injected fault as a Vespa search error result.
+func writeSearchError(w http.ResponseWriter, f Fault) {
+	code, summary := f.Status, http.StatusText(f.Status)
+	switch f.Status {
+	case http.StatusServiceUnavailable:
+		code, summary = 0, "No backends in service. Try later"
+	case http.StatusGatewayTimeout:
+		code, summary = 12, "Timed out"
+	case http.StatusInternalServerError:
+		code, summary = 18, "Internal server error."
+	}
+	msg := f.Message
+	if msg == "" {
+		msg = defaultFaultMessage(f.Status)
+	}
+	errObj := object{{"code", jsonInt(int64(code))}, {"summary", jsonString(summary)}, {"message", jsonString(msg)}}
+	root := object{
+		{"id", jsonString("toplevel")}, {"relevance", json.RawMessage("1.0")},
+		{"fields", json.RawMessage(`{"totalCount":0}`)},
+		{"errors", json.RawMessage("[" + string(errObj.marshal()) + "]")},
+	}
+	writeJSON(w, f.Status, object{{"root", root.marshal()}})
+}

@@ -1,0 +1,256 @@
+package vespatest
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Server is a running emulator: the container API (document/v1, /search/,
+// health) on one listener and, on demand, the config-server API on another.
+// All methods are safe for concurrent use.
+type Server struct {
+	cfg      config
+	app      atomic.Pointer[application]
+	store    *store
+	faults   *faultSet
+	health   atomic.Pointer[string]
+	sessions atomic.Int64 // last deploy session id
+
+	ln      net.Listener
+	srv     *http.Server
+	url     string
+	handler http.Handler
+	search  http.Handler
+	creds   *credentials // nil without TLS
+
+	clientOnce sync.Once
+	client     *http.Client
+
+	cfgMu     sync.Mutex
+	cfgServer *configServer
+
+	closeOnce sync.Once
+}
+
+// NewServer starts an emulator on a free loopback port and returns it. It
+// panics if the options are invalid or the listener cannot be opened, as
+// httptest.NewServer does; use [Start] to get an error instead. Close it when
+// done.
+func NewServer(opts ...Option) *Server {
+	s, err := Start(opts...)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// NewTestServer starts an emulator for one test: it fails tb at once on an
+// error, closes the server in tb.Cleanup and sends the server's log to tb.Log.
+func NewTestServer(tb testing.TB, opts ...Option) *Server {
+	tb.Helper()
+	logger := slog.New(slog.NewTextHandler(tbWriter{tb}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	s, err := Start(append([]Option{WithLogger(logger)}, opts...)...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Close)
+	return s
+}
+
+type tbWriter struct{ tb testing.TB }
+
+func (w tbWriter) Write(p []byte) (int, error) {
+	w.tb.Log(string(p))
+	return len(p), nil
+}
+
+// Start is [NewServer] returning an error instead of panicking.
+func Start(opts ...Option) (*Server, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o.apply(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if err := validateSchemas(cfg.schemas); err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, store: newStore(), faults: newFaultSet(cfg.seed)}
+	for _, r := range cfg.faults {
+		s.faults.add(r)
+	}
+	health := cfg.health
+	s.health.Store(&health)
+	clusters := []cluster{{name: cfg.cluster}}
+	s.app.Store(newApplication(cfg.schemas, clusters, 1))
+	if cfg.appDir != "" {
+		pkg, err := readApplicationDir(cfg.appDir)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.activate(pkg); err != nil {
+			return nil, err
+		}
+	}
+	s.search = newSearchMount(s)
+	s.handler = s.routes()
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return nil, fmt.Errorf("vespatest: listen on %s: %w", cfg.addr, err)
+	}
+	s.ln = ln
+	var protocols http.Protocols
+	protocols.SetHTTP1(true)
+	protocols.SetUnencryptedHTTP2(true)
+	s.srv = &http.Server{
+		Handler:           s.handler,
+		Protocols:         &protocols,
+		ReadHeaderTimeout: 30 * time.Second,
+		ErrorLog:          log.New(slogWriter{cfg.logger}, "", 0),
+	}
+	scheme := "http"
+	if cfg.tls {
+		creds, err := newCredentials()
+		if err != nil {
+			ln.Close()
+			return nil, err
+		}
+		s.creds = creds
+		protocols.SetHTTP2(true)
+		s.srv.TLSConfig = creds.serverConfig(cfg.mtls)
+		ln = tls.NewListener(ln, s.srv.TLSConfig)
+		scheme = "https"
+	}
+	s.url = scheme + "://" + s.ln.Addr().String()
+	go func() {
+		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			cfg.logger.Error("vespatest: serve", "err", err)
+		}
+	}()
+	if cfg.configAddr != "" {
+		if _, err := s.startConfigServer(cfg.configAddr); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	cfg.logger.Info("vespatest: started", "url", s.url, "lenient", s.app.Load().lenient())
+	return s, nil
+}
+
+type slogWriter struct{ l *slog.Logger }
+
+func (w slogWriter) Write(p []byte) (int, error) {
+	w.l.Debug(string(p))
+	return len(p), nil
+}
+
+// URL returns the base URL of the container API, e.g. "http://127.0.0.1:41234",
+// without a trailing slash.
+func (s *Server) URL() string { return s.url }
+
+// Handler returns the container API as an http.Handler, for use without the
+// listener (in an httptest.ResponseRecorder, say). It shares the server's
+// documents, schemas and faults.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Client returns an HTTP client for the container API. With TLS it trusts the
+// server's CA and presents a client certificate; with a token it sends it.
+// Plain servers are spoken to over HTTP/1.1; the server also accepts
+// prior-knowledge h2c. The client loses its idle connections on Close.
+func (s *Server) Client() *http.Client {
+	s.clientOnce.Do(func() {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		if s.creds != nil {
+			tr.TLSClientConfig = s.creds.clientConfig()
+			tr.ForceAttemptHTTP2 = true
+		}
+		var rt http.RoundTripper = tr
+		if s.cfg.token != "" {
+			rt = bearer{token: s.cfg.token, next: tr}
+		}
+		s.client = &http.Client{Transport: rt}
+	})
+	return s.client
+}
+
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+// Close shuts the server down, waiting up to five seconds for requests in
+// flight, then closing what remains. It is safe to call more than once.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := s.srv.Shutdown(ctx); err != nil {
+			s.srv.Close()
+		}
+		s.cfgMu.Lock()
+		if s.cfgServer != nil {
+			s.cfgServer.close(ctx)
+		}
+		s.cfgMu.Unlock()
+		if s.client != nil {
+			s.client.CloseIdleConnections()
+		}
+	})
+}
+
+// Document returns the stored fields of a document as a JSON object, for
+// assertions in tests. id is a full document ID such as "id:ns:music::a".
+func (s *Server) Document(id string) (json.RawMessage, bool) {
+	d, err := parseDocID(id)
+	if err != nil {
+		return nil, false
+	}
+	e, ok := s.store.get(d)
+	if !ok {
+		return nil, false
+	}
+	return json.RawMessage(e.fields), true
+}
+
+// DocumentCount returns the number of stored documents (tombstones excluded).
+func (s *Server) DocumentCount() int { return s.store.count() }
+
+// PutDocument stores a document directly, bypassing HTTP and faults, to seed
+// tests. fields is a JSON object validated against the schema as a put is.
+func (s *Server) PutDocument(id string, fields json.RawMessage) error {
+	d, err := parseDocID(id)
+	if err != nil {
+		return fmt.Errorf("vespatest: %w", err)
+	}
+	app := s.app.Load()
+	sch, ok := app.schema(d.docType)
+	if !ok {
+		return fmt.Errorf("vespatest: Document type %s does not exist", d.docType)
+	}
+	norm, _, err := normalizeFields(sch, fields, false)
+	if err != nil {
+		return fmt.Errorf("vespatest: %w", err)
+	}
+	return s.store.mutate(d, func([]byte, bool) ([]byte, bool, error) { return norm, true, nil })
+}

@@ -1,0 +1,150 @@
+package vespatest
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The store keeps documents as raw JSON bytes, split into buckets by a hash
+// of the document's location (as Vespa places documents in buckets). A bucket
+// is also the unit a visit advances by, which is what makes continuation
+// tokens exact: a document stays in its bucket for its whole life, and each
+// bucket is read once under its lock.
+const (
+	bucketBits  = 12
+	bucketCount = 1 << bucketBits
+)
+
+// entry is one stored document or tombstone. fields is never modified after
+// it is stored, so readers may keep it after unlocking.
+type entry struct {
+	fields   []byte // compact JSON object; nil for a tombstone
+	modified int64  // microseconds since the epoch, unique and increasing
+}
+
+func (e entry) removed() bool { return e.fields == nil }
+
+type bucket struct {
+	mu   sync.RWMutex
+	docs map[string]entry
+}
+
+type store struct {
+	// snapshot is read-locked by every writer and write-locked by readers that
+	// need a view of all buckets at one instant (the /search/ corpus).
+	snapshot sync.RWMutex
+	buckets  [bucketCount]bucket
+	live     atomic.Int64
+	clock    atomic.Int64
+}
+
+func newStore() *store {
+	s := &store{}
+	for i := range s.buckets {
+		s.buckets[i].docs = map[string]entry{}
+	}
+	return s
+}
+
+func bucketOf(id docID) int {
+	h := id.location()
+	h ^= h >> 31
+	h *= 0x9e3779b97f4a7c15
+	h ^= h >> 29
+	return int(h >> (64 - bucketBits))
+}
+
+// now returns a unique, increasing timestamp in microseconds.
+func (s *store) now() int64 {
+	for {
+		last := s.clock.Load()
+		t := max(time.Now().UnixMicro(), last+1)
+		if s.clock.CompareAndSwap(last, t) {
+			return t
+		}
+	}
+}
+
+func (s *store) get(id docID) (entry, bool) {
+	b := &s.buckets[bucketOf(id)]
+	b.mu.RLock()
+	e, ok := b.docs[id.full]
+	b.mu.RUnlock()
+	if !ok || e.removed() {
+		return entry{}, false
+	}
+	return e, true
+}
+
+// mutate runs fn on the current state of one document under its bucket's
+// lock; fn returns the new fields (nil to remove), and whether to write.
+func (s *store) mutate(id docID, fn func(cur []byte, exists bool) (next []byte, write bool, err error)) error {
+	s.snapshot.RLock()
+	defer s.snapshot.RUnlock()
+	b := &s.buckets[bucketOf(id)]
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	e, ok := b.docs[id.full]
+	exists := ok && !e.removed()
+	next, write, err := fn(e.fields, exists)
+	if err != nil || !write {
+		return err
+	}
+	if next == nil {
+		if !ok {
+			// Removing a document that never existed leaves no tombstone.
+			return nil
+		}
+		if exists {
+			s.live.Add(-1)
+		}
+		b.docs[id.full] = entry{modified: s.now()}
+		return nil
+	}
+	if !exists {
+		s.live.Add(1)
+	}
+	b.docs[id.full] = entry{fields: next, modified: s.now()}
+	return nil
+}
+
+// storedDoc is a document read from a bucket.
+type storedDoc struct {
+	id string
+	entry
+}
+
+// readBucket returns the documents and tombstones of bucket i, sorted by ID.
+func (s *store) readBucket(i int) []storedDoc {
+	b := &s.buckets[i]
+	b.mu.RLock()
+	out := make([]storedDoc, 0, len(b.docs))
+	for id, e := range b.docs {
+		out = append(out, storedDoc{id, e})
+	}
+	b.mu.RUnlock()
+	slices.SortFunc(out, func(a, b storedDoc) int { return strings.Compare(a.id, b.id) })
+	return out
+}
+
+// each calls fn for every live document while holding every writer off, so
+// that fn sees one consistent snapshot. fn must not call back into the store.
+func (s *store) each(fn func(id string, fields []byte) bool) {
+	s.snapshot.Lock()
+	defer s.snapshot.Unlock()
+	for i := range s.buckets {
+		for id, e := range s.buckets[i].docs {
+			if e.removed() {
+				continue
+			}
+			if !fn(id, e.fields) {
+				return
+			}
+		}
+	}
+}
+
+func (s *store) count() int { return int(s.live.Load()) }

@@ -1,0 +1,564 @@
+package vespatest
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// tensorType is a parsed tensor type such as tensor<float>(cat{},x[3]).
+type tensorType struct {
+	cell string // double, float, bfloat16, int8
+	dims []tensorDim
+}
+
+type tensorDim struct {
+	name string
+	size int // -1 for a mapped dimension
+}
+
+func (d tensorDim) mapped() bool { return d.size < 0 }
+
+func parseTensorType(s string) (*tensorType, error) {
+	s = strings.ReplaceAll(s, " ", "")
+	rest, ok := strings.CutPrefix(s, "tensor")
+	if !ok {
+		return nil, fmt.Errorf("not a tensor type: %q", s)
+	}
+	tt := &tensorType{cell: "double"}
+	if strings.HasPrefix(rest, "<") {
+		end := strings.IndexByte(rest, '>')
+		if end < 0 {
+			return nil, fmt.Errorf("malformed tensor type %q", s)
+		}
+		tt.cell = rest[1:end]
+		rest = rest[end+1:]
+		switch tt.cell {
+		case "double", "float", "bfloat16", "int8":
+		default:
+			return nil, fmt.Errorf("unknown tensor cell type %q", tt.cell)
+		}
+	}
+	if !strings.HasPrefix(rest, "(") || !strings.HasSuffix(rest, ")") {
+		return nil, fmt.Errorf("malformed tensor type %q", s)
+	}
+	rest = rest[1 : len(rest)-1]
+	if rest == "" {
+		return tt, nil
+	}
+	for d := range strings.SplitSeq(rest, ",") {
+		switch {
+		case strings.HasSuffix(d, "{}"):
+			tt.dims = append(tt.dims, tensorDim{name: strings.TrimSuffix(d, "{}"), size: -1})
+		case strings.HasSuffix(d, "]") && strings.Contains(d, "["):
+			i := strings.IndexByte(d, '[')
+			n, err := strconv.Atoi(d[i+1 : len(d)-1])
+			if err != nil || n <= 0 {
+				return nil, fmt.Errorf("malformed dimension %q in %q", d, s)
+			}
+			tt.dims = append(tt.dims, tensorDim{name: d[:i], size: n})
+		default:
+			return nil, fmt.Errorf("malformed dimension %q in %q", d, s)
+		}
+	}
+	slices.SortFunc(tt.dims, func(a, b tensorDim) int { return strings.Compare(a.name, b.name) })
+	return tt, nil
+}
+
+func (t *tensorType) String() string {
+	var b strings.Builder
+	b.WriteString("tensor")
+	if t.cell != "double" {
+		b.WriteString("<" + t.cell + ">")
+	}
+	b.WriteByte('(')
+	for i, d := range t.dims {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(d.name)
+		if d.mapped() {
+			b.WriteString("{}")
+		} else {
+			b.WriteString("[" + strconv.Itoa(d.size) + "]")
+		}
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+func (t *tensorType) dense() bool {
+	return !slices.ContainsFunc(t.dims, tensorDim.mapped)
+}
+
+func (t *tensorType) mappedDims() []tensorDim {
+	return slices.DeleteFunc(slices.Clone(t.dims), func(d tensorDim) bool { return !d.mapped() })
+}
+
+func (t *tensorType) indexedDims() []tensorDim {
+	return slices.DeleteFunc(slices.Clone(t.dims), tensorDim.mapped)
+}
+
+// denseSize is the number of cells of the indexed part.
+func (t *tensorType) denseSize() int {
+	n := 1
+	for _, d := range t.indexedDims() {
+		n *= d.size
+	}
+	return n
+}
+
+func (t *tensorType) round(v float64) float64 {
+	switch t.cell {
+	case "float":
+		return float64(float32(v))
+	case "bfloat16":
+		bits := math.Float32bits(float32(v)) &^ 0xFFFF
+		return float64(math.Float32frombits(bits))
+	case "int8":
+		return float64(int8(v))
+	}
+	return v
+}
+
+// tensorValue is a tensor's cells, in insertion order (dense part in standard order).
+type tensorValue struct {
+	typ   *tensorType
+	keys  []string // address keys, see addrKey
+	cells map[string]float64
+}
+
+func newTensor(t *tensorType) *tensorValue {
+	return &tensorValue{typ: t, cells: map[string]float64{}}
+}
+
+// addrKey joins the labels of an address, in the type's dimension order.
+func addrKey(labels []string) string { return strings.Join(labels, "\x00") }
+
+func (v *tensorValue) set(labels []string, x float64) {
+	k := addrKey(labels)
+	if _, ok := v.cells[k]; !ok {
+		v.keys = append(v.keys, k)
+	}
+	v.cells[k] = v.typ.round(x)
+}
+
+func (v *tensorValue) remove(k string) {
+	if _, ok := v.cells[k]; !ok {
+		return
+	}
+	delete(v.cells, k)
+	v.keys = slices.DeleteFunc(v.keys, func(s string) bool { return s == k })
+}
+
+// address converts {"dim":"label",...} to labels in dimension order.
+func (v *tensorValue) address(raw json.RawMessage, partial bool) ([]string, error) {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("tensor address must be an object: %w", err)
+	}
+	labels := make([]string, len(v.typ.dims))
+	for i, d := range v.typ.dims {
+		l, ok := m[d.name]
+		if !ok {
+			if partial {
+				labels[i] = "\x01" // wildcard
+				continue
+			}
+			return nil, fmt.Errorf("tensor address %s lacks dimension '%s'", raw, d.name)
+		}
+		label := fmt.Sprint(l)
+		if !d.mapped() {
+			n, err := strconv.Atoi(label)
+			if err != nil || n < 0 || n >= d.size {
+				return nil, fmt.Errorf("index %s out of range for dimension '%s'", label, d.name)
+			}
+		}
+		labels[i] = label
+		delete(m, d.name)
+	}
+	for k := range m {
+		return nil, fmt.Errorf("tensor type %s has no dimension '%s'", v.typ, k)
+	}
+	return labels, nil
+}
+
+// denseLabels returns the indexed labels of the i-th cell of the dense part.
+func (t *tensorType) denseLabels(i int) []string {
+	idx := t.indexedDims()
+	labels := make([]string, len(idx))
+	for j := len(idx) - 1; j >= 0; j-- {
+		labels[j] = strconv.Itoa(i % idx[j].size)
+		i /= idx[j].size
+	}
+	return labels
+}
+
+// merge builds full labels from the mapped labels and the dense labels.
+func (t *tensorType) merge(mapped, dense []string) []string {
+	out := make([]string, len(t.dims))
+	mi, di := 0, 0
+	for i, d := range t.dims {
+		if d.mapped() {
+			out[i] = mapped[mi]
+			mi++
+		} else {
+			out[i] = dense[di]
+			di++
+		}
+	}
+	return out
+}
+
+func (v *tensorValue) setDense(mapped []string, values []float64) error {
+	if len(values) != v.typ.denseSize() {
+		return fmt.Errorf("expected %d values for %s, got %d", v.typ.denseSize(), v.typ, len(values))
+	}
+	for i, x := range values {
+		v.set(v.typ.merge(mapped, v.typ.denseLabels(i)), x)
+	}
+	return nil
+}
+
+// flattenNumbers reads a (possibly nested) array of numbers, or a hex string.
+func (t *tensorType) flattenNumbers(raw json.RawMessage) ([]float64, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		var s string
+		_ = json.Unmarshal(raw, &s)
+		return t.fromHex(s)
+	}
+	var anyv any
+	if err := json.Unmarshal(raw, &anyv); err != nil {
+		return nil, err
+	}
+	var out []float64
+	var walk func(x any) error
+	walk = func(x any) error {
+		switch x := x.(type) {
+		case float64:
+			out = append(out, x)
+		case []any:
+			for _, e := range x {
+				if err := walk(e); err != nil {
+					return err
+				}
+			}
+		default:
+			return fmt.Errorf("expected numbers in tensor values, got %v", x)
+		}
+		return nil
+	}
+	return out, walk(anyv)
+}
+
+func (t *tensorType) fromHex(s string) ([]float64, error) {
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		return nil, fmt.Errorf("bad hex tensor value: %w", err)
+	}
+	var out []float64
+	switch t.cell {
+	case "int8":
+		for _, c := range b {
+			out = append(out, float64(int8(c)))
+		}
+	case "bfloat16":
+		for i := 0; i+1 < len(b); i += 2 {
+			out = append(out, float64(math.Float32frombits(uint32(b[i])<<24|uint32(b[i+1])<<16)))
+		}
+	case "float":
+		for i := 0; i+3 < len(b); i += 4 {
+			out = append(out, float64(math.Float32frombits(uint32(b[i])<<24|uint32(b[i+1])<<16|uint32(b[i+2])<<8|uint32(b[i+3]))))
+		}
+	default:
+		for i := 0; i+7 < len(b); i += 8 {
+			var u uint64
+			for _, c := range b[i : i+8] {
+				u = u<<8 | uint64(c)
+			}
+			out = append(out, math.Float64frombits(u))
+		}
+	}
+	return out, nil
+}
+
+// parseTensor reads any of Vespa's tensor JSON input forms.
+func parseTensor(t *tensorType, raw json.RawMessage) (*tensorValue, error) {
+	v := newTensor(t)
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, fmt.Errorf("empty tensor")
+	}
+	if raw[0] == '[' {
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return nil, err
+		}
+		if len(items) > 0 && bytes.HasPrefix(bytes.TrimSpace(items[0]), []byte("{")) {
+			return v, v.addCells(raw)
+		}
+		nums, err := t.flattenNumbers(raw)
+		if err != nil {
+			return nil, err
+		}
+		return v, v.setDense(nil, nums)
+	}
+	obj, err := parseObject(raw)
+	if err != nil {
+		return nil, fmt.Errorf("unrecognised tensor value %s", clip(raw))
+	}
+	if cells, ok := obj.get("cells"); ok {
+		return v, v.addCells(cells)
+	}
+	if values, ok := obj.get("values"); ok {
+		nums, err := t.flattenNumbers(values)
+		if err != nil {
+			return nil, err
+		}
+		return v, v.setDense(nil, nums)
+	}
+	if blocks, ok := obj.get("blocks"); ok {
+		return v, v.addBlocks(blocks)
+	}
+	obj = obj.del("type")
+	return v, v.addShortMapped(obj.marshal())
+}
+
+// addCells reads verbose cells [{"address":..,"value":..}] or, for a single
+// mapped dimension, the short {"label": value} form.
+func (v *tensorValue) addCells(raw json.RawMessage) error {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '{' {
+		return v.addShortMapped(raw)
+	}
+	var cells []struct {
+		Address json.RawMessage `json:"address"`
+		Value   *float64        `json:"value"`
+	}
+	if err := json.Unmarshal(raw, &cells); err != nil {
+		return fmt.Errorf("bad tensor cells: %w", err)
+	}
+	for _, c := range cells {
+		labels, err := v.address(c.Address, false)
+		if err != nil {
+			return err
+		}
+		if c.Value == nil {
+			return fmt.Errorf("tensor cell without a value")
+		}
+		v.set(labels, *c.Value)
+	}
+	return nil
+}
+
+// addShortMapped reads {"label": value} (one mapped dimension) or
+// {"label": [dense...]} (one mapped dimension plus indexed ones).
+func (v *tensorValue) addShortMapped(raw json.RawMessage) error {
+	mapped := v.typ.mappedDims()
+	if len(mapped) != 1 {
+		return fmt.Errorf("short tensor form needs exactly one mapped dimension in %s", v.typ)
+	}
+	obj, err := parseObject(raw)
+	if err != nil {
+		return err
+	}
+	for _, m := range obj {
+		if len(v.typ.dims) == 1 {
+			var x float64
+			if err := json.Unmarshal(m.val, &x); err != nil {
+				return fmt.Errorf("tensor cell %q: %w", m.key, err)
+			}
+			v.set([]string{m.key}, x)
+			continue
+		}
+		nums, err := v.typ.flattenNumbers(m.val)
+		if err != nil {
+			return err
+		}
+		if err := v.setDense([]string{m.key}, nums); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addBlocks reads mixed tensor blocks, either {"label": [..]} or
+// [{"address": {...mapped}, "values": [...]}].
+func (v *tensorValue) addBlocks(raw json.RawMessage) error {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '{' {
+		return v.addShortMapped(raw)
+	}
+	var blocks []struct {
+		Address map[string]any  `json:"address"`
+		Values  json.RawMessage `json:"values"`
+	}
+	if err := json.Unmarshal(raw, &blocks); err != nil {
+		return fmt.Errorf("bad tensor blocks: %w", err)
+	}
+	for _, b := range blocks {
+		var mapped []string
+		for _, d := range v.typ.mappedDims() {
+			l, ok := b.Address[d.name]
+			if !ok {
+				return fmt.Errorf("block address lacks dimension '%s'", d.name)
+			}
+			mapped = append(mapped, fmt.Sprint(l))
+		}
+		nums, err := v.typ.flattenNumbers(b.Values)
+		if err != nil {
+			return err
+		}
+		if err := v.setDense(mapped, nums); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tensorFormat is a value of format.tensors.
+type tensorFormat int
+
+const (
+	tensorShort tensorFormat = iota
+	tensorLong
+	tensorShortValue
+	tensorLongValue
+)
+
+func parseTensorFormat(s string) (tensorFormat, bool) {
+	switch s {
+	case "", "short", "hex":
+		return tensorShort, true
+	case "long":
+		return tensorLong, true
+	case "short-value", "hex-value":
+		return tensorShortValue, true
+	case "long-value":
+		return tensorLongValue, true
+	}
+	return 0, false
+}
+
+func (v *tensorValue) render(f tensorFormat) json.RawMessage {
+	var body json.RawMessage
+	key := "cells"
+	long := f == tensorLong || f == tensorLongValue
+	mapped := v.typ.mappedDims()
+	switch {
+	case !long && v.typ.dense():
+		key, body = "values", v.denseJSON(nil)
+	case !long && len(mapped) == 1 && len(v.typ.dims) == 1:
+		var o object
+		for _, k := range v.keys {
+			o = append(o, member{k, json.RawMessage(formatFloat(v.cells[k]))})
+		}
+		body = o.marshal()
+	case !long && len(mapped) == 1:
+		key = "blocks"
+		var o object
+		seen := map[string]bool{}
+		for _, k := range v.keys {
+			label := v.mappedLabel(k)
+			if !seen[label] {
+				seen[label] = true
+				o = append(o, member{label, v.denseJSON([]string{label})})
+			}
+		}
+		body = o.marshal()
+	default:
+		var b bytes.Buffer
+		b.WriteByte('[')
+		for i, k := range v.keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			labels := strings.Split(k, "\x00")
+			var addr object
+			for j, d := range v.typ.dims {
+				addr = append(addr, member{d.name, jsonString(labels[j])})
+			}
+			b.WriteString(`{"address":`)
+			addr.writeTo(&b)
+			b.WriteString(`,"value":` + formatFloat(v.cells[k]) + "}")
+		}
+		b.WriteByte(']')
+		body = b.Bytes()
+	}
+	if f == tensorShortValue || f == tensorLongValue {
+		return body
+	}
+	return object{{"type", jsonString(v.typ.String())}, {key, body}}.marshal()
+}
+
+func (v *tensorValue) mappedLabel(k string) string {
+	labels := strings.Split(k, "\x00")
+	for i, d := range v.typ.dims {
+		if d.mapped() {
+			return labels[i]
+		}
+	}
+	return ""
+}
+
+// denseJSON renders the dense part under the given mapped labels, nested by
+// dimension for several indexed dimensions.
+func (v *tensorValue) denseJSON(mapped []string) json.RawMessage {
+	idx := v.typ.indexedDims()
+	n := v.typ.denseSize()
+	vals := make([]string, n)
+	for i := range n {
+		vals[i] = formatFloat(v.cells[addrKey(v.typ.merge(mapped, v.typ.denseLabels(i)))])
+	}
+	var b bytes.Buffer
+	var nest func(level, start int)
+	nest = func(level, start int) {
+		b.WriteByte('[')
+		if level == len(idx)-1 || len(idx) == 0 {
+			for i := range max(1, idx[max(0, len(idx)-1)].size) {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(vals[start+i])
+			}
+		} else {
+			stride := 1
+			for _, d := range idx[level+1:] {
+				stride *= d.size
+			}
+			for i := range idx[level].size {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				nest(level+1, start+i*stride)
+			}
+		}
+		b.WriteByte(']')
+	}
+	if len(idx) == 0 {
+		if len(vals) == 1 {
+			return json.RawMessage(vals[0])
+		}
+		return json.RawMessage("[]")
+	}
+	nest(0, 0)
+	return b.Bytes()
+}
+
+// renderStoredTensor re-renders a stored (short form) tensor in format f.
+func renderStoredTensor(t *tensorType, stored json.RawMessage, f tensorFormat) json.RawMessage {
+	if f == tensorShort {
+		return stored
+	}
+	v, err := parseTensor(t, stored)
+	if err != nil {
+		return stored
+	}
+	return v.render(f)
+}

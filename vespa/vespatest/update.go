@@ -1,0 +1,403 @@
+package vespatest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+var updateOps = map[string]bool{
+	"assign": true, "add": true, "remove": true, "increment": true, "decrement": true,
+	"multiply": true, "divide": true, "match": true, "modify": true,
+}
+
+// parseUpdate validates the "fields" of an update body: each field (or field
+// path) maps to an object of operations.
+func parseUpdate(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (object, bool, error) {
+	obj, err := parseObject(raw)
+	if err != nil {
+		return nil, false, fmt.Errorf("failed parsing document: %v", err)
+	}
+	out := make(object, 0, len(obj))
+	ignored := false
+	for _, m := range obj {
+		base, _ := splitFieldPath(m.key)
+		if _, known, err := fieldTypeOf(sch, base); err != nil {
+			return nil, false, err
+		} else if !known {
+			if ignoreUndefined {
+				ignored = true
+				continue
+			}
+			return nil, false, unknownField(sch, base)
+		}
+		ops, err := parseObject(m.val)
+		if err != nil {
+			return nil, false, fmt.Errorf("failed parsing document: update of field '%s' must be an object of operations", m.key)
+		}
+		for _, op := range ops {
+			if !updateOps[op.key] {
+				return nil, false, fmt.Errorf("Unknown operation '%s' on field '%s'", op.key, m.key)
+			}
+		}
+		out = append(out, m)
+	}
+	return out, ignored, nil
+}
+
+// splitFieldPath splits "m{key}", "arr[3]" or "s.sub" into the field name and
+// the accessor ("" for a plain field).
+func splitFieldPath(key string) (string, string) {
+	if i := strings.IndexAny(key, ".[{"); i > 0 {
+		return key[:i], key[i:]
+	}
+	return key, ""
+}
+
+// applyUpdate applies validated update operations to stored fields.
+func applyUpdate(sch *Schema, stored []byte, update object) ([]byte, error) {
+	doc, err := parseObject(stored)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range update {
+		base, accessor := splitFieldPath(m.key)
+		ft, _, err := fieldTypeOf(sch, base)
+		if err != nil {
+			return nil, err
+		}
+		ops, _ := parseObject(m.val)
+		cur, _ := doc.get(base)
+		var next json.RawMessage
+		if accessor != "" {
+			next, err = applyPathOps(ft, cur, accessor, ops)
+		} else {
+			next, err = applyFieldOps(ft, cur, ops)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("Could not update field '%s': %v", m.key, err)
+		}
+		if next == nil || isEmptyJSON(next) {
+			doc = doc.del(base)
+		} else {
+			doc = doc.set(base, next)
+		}
+	}
+	return doc.marshal(), nil
+}
+
+// applyFieldOps applies the operations on one whole field. A nil result clears it.
+func applyFieldOps(ft *fieldType, cur json.RawMessage, ops object) (json.RawMessage, error) {
+	var err error
+	for _, op := range ops {
+		switch op.key {
+		case "assign":
+			var ok bool
+			cur, ok, err = ft.normalize(op.val)
+			if !ok {
+				cur = nil
+			}
+		case "increment", "decrement", "multiply", "divide":
+			cur, err = arithmetic(ft, cur, op.key, op.val)
+		case "add":
+			cur, err = addTo(ft, cur, op.val)
+		case "remove":
+			cur, err = removeFrom(ft, cur, op.val)
+		case "match":
+			cur, err = matchOp(ft, cur, op.val)
+		case "modify":
+			cur, err = tensorModify(ft, cur, op.val)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return cur, nil
+}
+
+func arithmetic(ft *fieldType, cur json.RawMessage, op string, arg json.RawMessage) (json.RawMessage, error) {
+	var x float64
+	if err := json.Unmarshal(arg, &x); err != nil {
+		return nil, fmt.Errorf("%s needs a number, got %s", op, clip(arg))
+	}
+	if cur == nil {
+		return nil, nil // arithmetic on a field without a value does nothing
+	}
+	var v float64
+	if err := json.Unmarshal(cur, &v); err != nil {
+		return nil, fmt.Errorf("%s on a non-numeric value", op)
+	}
+	switch op {
+	case "increment":
+		v += x
+	case "decrement":
+		v -= x
+	case "multiply":
+		v *= x
+	case "divide":
+		if x == 0 {
+			return nil, fmt.Errorf("division by zero")
+		}
+		v /= x
+	}
+	integer := ft.kind == kindInt || ft.kind == kindWset ||
+		(ft.kind == kindAny && !bytes.ContainsAny(cur, ".eE"))
+	if integer {
+		return json.RawMessage(strconv.FormatInt(int64(math.Trunc(v)), 10)), nil
+	}
+	return json.RawMessage(formatFloat(v)), nil
+}
+
+// containerKind guesses array or weighted set in lenient mode from the values.
+func containerKind(ft *fieldType, cur, arg json.RawMessage) kind {
+	if ft.kind != kindAny {
+		return ft.kind
+	}
+	probe := bytes.TrimSpace(cur)
+	if len(probe) == 0 {
+		probe = bytes.TrimSpace(arg)
+	}
+	if len(probe) > 0 && probe[0] == '{' {
+		return kindWset
+	}
+	return kindArray
+}
+
+func elemType(ft *fieldType) *fieldType {
+	if ft.elem != nil {
+		return ft.elem
+	}
+	return anyType
+}
+
+func addTo(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
+	switch containerKind(ft, cur, arg) {
+	case kindArray:
+		var items, add []json.RawMessage
+		if cur != nil {
+			if err := json.Unmarshal(cur, &items); err != nil {
+				return nil, fmt.Errorf("add on a value that is not an array")
+			}
+		}
+		if err := json.Unmarshal(arg, &add); err != nil {
+			return nil, fmt.Errorf("add on an array needs an array")
+		}
+		for _, a := range add {
+			v, ok, err := elemType(ft).normalize(a)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				items = append(items, v)
+			}
+		}
+		b, _ := json.Marshal(items)
+		return b, nil
+	case kindWset:
+		set, add, err := objects(cur, arg)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range add {
+			w, err := numberOf(m.val, true)
+			if err != nil {
+				return nil, err
+			}
+			set = set.set(m.key, json.RawMessage(w))
+		}
+		return set.marshal(), nil
+	case kindMap:
+		set, add, err := objects(cur, arg)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range add {
+			set = set.set(m.key, m.val)
+		}
+		return set.marshal(), nil
+	case kindTensor:
+		return tensorAdd(ft, cur, arg)
+	}
+	return nil, fmt.Errorf("add is not supported on type %s", ft.text())
+}
+
+func objects(cur, arg json.RawMessage) (object, object, error) {
+	var set object
+	if cur != nil {
+		var err error
+		if set, err = parseObject(cur); err != nil {
+			return nil, nil, fmt.Errorf("stored value is not an object")
+		}
+	}
+	add, err := parseObject(arg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("expected an object of keys")
+	}
+	return set, add, nil
+}
+
+func removeFrom(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
+	if ft.kind == kindTensor {
+		return tensorRemove(ft, cur, arg)
+	}
+	if cur == nil {
+		return nil, nil
+	}
+	switch containerKind(ft, cur, arg) {
+	case kindArray:
+		var items, rm []json.RawMessage
+		if err := json.Unmarshal(cur, &items); err != nil {
+			return nil, fmt.Errorf("remove on a value that is not an array")
+		}
+		if err := json.Unmarshal(arg, &rm); err != nil {
+			return nil, fmt.Errorf("remove on an array needs an array of values")
+		}
+		out := items[:0]
+		for _, it := range items {
+			keep := true
+			for _, r := range rm {
+				if jsonEqual(it, r) {
+					keep = false
+				}
+			}
+			if keep {
+				out = append(out, it)
+			}
+		}
+		b, _ := json.Marshal(out)
+		return b, nil
+	default:
+		set, err := parseObject(cur)
+		if err != nil {
+			return nil, fmt.Errorf("stored value is not an object")
+		}
+		var keys []string
+		if rm, err := parseObject(arg); err == nil {
+			for _, m := range rm {
+				keys = append(keys, m.key)
+			}
+		} else if err := json.Unmarshal(arg, &keys); err != nil {
+			return nil, fmt.Errorf("remove needs an object or array of keys")
+		}
+		for _, k := range keys {
+			set = set.del(k)
+		}
+		return set.marshal(), nil
+	}
+}
+
+func jsonEqual(a, b json.RawMessage) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return bytes.Equal(a, b)
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return bytes.Equal(xa, ya)
+}
+
+// matchOp applies {"element": k, "<op>": v} to one element of an array (by
+// index) or weighted set/map (by key).
+func matchOp(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
+	obj, err := parseObject(arg)
+	if err != nil {
+		return nil, fmt.Errorf("match needs an object")
+	}
+	el, ok := obj.get("element")
+	if !ok {
+		return nil, fmt.Errorf("match needs an 'element'")
+	}
+	ops := obj.del("element")
+	if cur == nil {
+		return nil, nil
+	}
+	var key string
+	if err := json.Unmarshal(el, &key); err != nil {
+		key = string(bytes.TrimSpace(el))
+	}
+	return applyAccess(ft, cur, key, containerKind(ft, cur, nil) == kindArray, ops)
+}
+
+// applyAccess applies ops to one element of cur, addressed by key or index.
+func applyAccess(ft *fieldType, cur json.RawMessage, key string, index bool, ops object) (json.RawMessage, error) {
+	et := elemType(ft)
+	if ft.kind == kindWset {
+		et = &fieldType{kind: kindInt, name: "int"}
+	}
+	if index {
+		var items []json.RawMessage
+		if err := json.Unmarshal(cur, &items); err != nil {
+			return nil, fmt.Errorf("not an array")
+		}
+		i, err := strconv.Atoi(key)
+		if err != nil || i < 0 || i >= len(items) {
+			return cur, nil // Vespa ignores out-of-range indexes
+		}
+		removed := false
+		for _, op := range ops {
+			if op.key == "remove" {
+				removed = true
+			}
+		}
+		if removed {
+			items = append(items[:i], items[i+1:]...)
+		} else {
+			v, err := applyFieldOps(et, items[i], ops)
+			if err != nil {
+				return nil, err
+			}
+			items[i] = v
+		}
+		b, _ := json.Marshal(items)
+		return b, nil
+	}
+	var set object
+	if cur != nil {
+		var err error
+		if set, err = parseObject(cur); err != nil {
+			return nil, fmt.Errorf("not an object")
+		}
+	}
+	old, _ := set.get(key)
+	for _, op := range ops {
+		if op.key == "remove" {
+			return set.del(key).marshal(), nil
+		}
+	}
+	v, err := applyFieldOps(et, old, ops)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return set.del(key).marshal(), nil
+	}
+	return set.set(key, v).marshal(), nil
+}
+
+// applyPathOps applies ops to a field path: m{key}, arr[i] or s.sub (one level).
+func applyPathOps(ft *fieldType, cur json.RawMessage, accessor string, ops object) (json.RawMessage, error) {
+	switch accessor[0] {
+	case '{':
+		key := strings.TrimSuffix(accessor[1:], "}")
+		if strings.ContainsAny(key, "{[") {
+			return nil, fmt.Errorf("nested field paths are not supported by vespatest")
+		}
+		key = strings.Trim(key, `"`)
+		return applyAccess(ft, cur, key, false, ops)
+	case '[':
+		key := strings.TrimSuffix(accessor[1:], "]")
+		if cur == nil {
+			return nil, nil
+		}
+		return applyAccess(ft, cur, key, true, ops)
+	default:
+		sub := accessor[1:]
+		if strings.ContainsAny(sub, ".{[") {
+			return nil, fmt.Errorf("nested field paths are not supported by vespatest")
+		}
+		return applyAccess(anyType, cur, sub, false, ops)
+	}
+}

@@ -1,0 +1,141 @@
+package vespatest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+func tensorOf(ft *fieldType, cur json.RawMessage) (*tensorValue, error) {
+	if ft.kind != kindTensor {
+		return nil, fmt.Errorf("tensor operation on a field of type %s", ft.text())
+	}
+	if cur == nil {
+		return newTensor(ft.tensor), nil
+	}
+	return parseTensor(ft.tensor, cur)
+}
+
+// tensorAdd adds or replaces cells given as "cells" or "blocks".
+func tensorAdd(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
+	t, err := tensorOf(ft, cur)
+	if err != nil {
+		return nil, err
+	}
+	add, err := parseTensor(ft.tensor, arg)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range add.keys {
+		t.set(strings.Split(k, "\x00"), add.cells[k])
+	}
+	return t.render(tensorShort), nil
+}
+
+// tensorRemove removes the cells matching {"addresses": [{...}]}, where a
+// partial address matches every cell with those labels.
+func tensorRemove(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
+	t, err := tensorOf(ft, cur)
+	if err != nil {
+		return nil, err
+	}
+	var body struct {
+		Addresses []json.RawMessage `json:"addresses"`
+	}
+	if err := json.Unmarshal(arg, &body); err != nil {
+		return nil, fmt.Errorf("tensor remove needs {\"addresses\": [...]}")
+	}
+	for _, a := range body.Addresses {
+		labels, err := t.address(a, true)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range append([]string(nil), t.keys...) {
+			cell := strings.Split(k, "\x00")
+			match := true
+			for i, l := range labels {
+				if l != "\x01" && l != cell[i] {
+					match = false
+				}
+			}
+			if match {
+				t.remove(k)
+			}
+		}
+	}
+	if len(t.keys) == 0 {
+		return nil, nil
+	}
+	return t.render(tensorShort), nil
+}
+
+// tensorModify applies {"operation": replace|add|multiply, "create": bool,
+// "addresses"|"cells"|"blocks": ...} to existing cells.
+func tensorModify(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
+	t, err := tensorOf(ft, cur)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := parseObject(arg)
+	if err != nil {
+		return nil, fmt.Errorf("modify needs an object")
+	}
+	var op string
+	if v, ok := obj.get("operation"); ok {
+		_ = json.Unmarshal(v, &op)
+	}
+	create := false
+	if v, ok := obj.get("create"); ok {
+		_ = json.Unmarshal(v, &create)
+	}
+	cells := newTensor(ft.tensor)
+	switch {
+	case has(obj, "addresses"):
+		v, _ := obj.get("addresses")
+		err = cells.addCells(v)
+	case has(obj, "cells"):
+		v, _ := obj.get("cells")
+		err = cells.addCells(v)
+	case has(obj, "blocks"):
+		v, _ := obj.get("blocks")
+		err = cells.addBlocks(v)
+	default:
+		err = fmt.Errorf("modify needs addresses, cells or blocks")
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range cells.keys {
+		x := cells.cells[k]
+		old, exists := t.cells[k]
+		if !exists {
+			if !create {
+				continue
+			}
+			old = 0
+			if op == "multiply" {
+				old = 1
+			}
+		}
+		labels := strings.Split(k, "\x00")
+		switch op {
+		case "replace":
+			t.set(labels, x)
+		case "add":
+			t.set(labels, old+x)
+		case "multiply":
+			t.set(labels, old*x)
+		default:
+			return nil, fmt.Errorf("unknown modify operation '%s'", op)
+		}
+	}
+	if cur == nil && len(t.keys) == 0 {
+		return nil, nil
+	}
+	return t.render(tensorShort), nil
+}
+
+func has(o object, key string) bool {
+	_, ok := o.get(key)
+	return ok
+}
