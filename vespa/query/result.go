@@ -136,7 +136,7 @@ type wireResult struct {
 
 type wireRoot struct {
 	Hit
-	Coverage *Coverage     `json:"coverage"`
+	Coverage *Coverage      `json:"coverage"`
 	Errors   []ErrorMessage `json:"errors"`
 }
 
