@@ -188,6 +188,17 @@ func (c ModelConfig) TensorType() string {
 	return fmt.Sprintf("tensor<%s>(x[%d])", c.cellType(), c.CellCount())
 }
 
+// QueryTensorType returns the type of the query tensor compared with the
+// embedding field: tensor<float> for float and bfloat16 fields (Vespa
+// converts bfloat16 cells to float when it computes distances, so queries
+// keep full precision) and tensor<int8>(x[d/8]) for binarized fields.
+func (c ModelConfig) QueryTensorType() string {
+	if c.cellType() == CellBinary {
+		return c.TensorType()
+	}
+	return fmt.Sprintf("tensor<float>(x[%d])", c.CellCount())
+}
+
 // Distance returns the distance metric of the embedding field: DistanceMetric
 // or its default (see the field's doc).
 func (c ModelConfig) Distance() string {

@@ -181,7 +181,7 @@ func (c ModelConfig) SemanticRankProfile(p RankProfile) (string, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "rank-profile %s {\n", name)
-	fmt.Fprintf(&b, "    inputs {\n        query(%s) %s\n    }\n", input, c.TensorType())
+	fmt.Fprintf(&b, "    inputs {\n        query(%s) %s\n    }\n", input, c.QueryTensorType())
 	fmt.Fprintf(&b, "    first-phase {\n        expression: closeness(field, %s)\n    }\n", field)
 	b.WriteString("}\n")
 	return b.String(), nil
@@ -233,7 +233,7 @@ func (c ModelConfig) HybridRankProfile(p RankProfile) (string, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "rank-profile %s {\n", name)
-	fmt.Fprintf(&b, "    inputs {\n        query(%s) %s\n    }\n", input, c.TensorType())
+	fmt.Fprintf(&b, "    inputs {\n        query(%s) %s\n    }\n", input, c.QueryTensorType())
 	fmt.Fprintf(&b, "    function lexical() {\n        expression: %s\n    }\n", strings.Join(terms, " + "))
 	fmt.Fprintf(&b, "    function similarity() {\n        expression: closeness(field, %s)\n    }\n", field)
 	switch p.Fusion {

@@ -1,0 +1,85 @@
+package models_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/govespa/govespa/vespa/models"
+)
+
+// A flaky embedding provider fails twice; the retrying wrapper hides it.
+func ExampleRetrying() {
+	calls := 0
+	provider := models.EmbedFunc(func(ctx context.Context, text string) ([]float32, error) {
+		calls++
+		if calls < 3 {
+			return nil, errors.New("provider: 503 overloaded")
+		}
+		return []float32{0.1, 0.2, 0.3}, nil
+	})
+	e, err := models.Retrying(provider,
+		models.WithMaxAttempts(4),                                // up to 3 retries
+		models.WithInitialDelay(time.Millisecond),                // short waits for the example
+		models.WithMaxDelay(10*time.Millisecond),                 // ceiling of one wait
+		models.WithRetryOn(func(err error) bool { return true }), // retry every (non-cancellation) error
+	)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, err := e.Embed(context.Background(), "what is vespa?")
+	fmt.Println(v, err, "after", calls, "calls")
+	// Output: [0.1 0.2 0.3] <nil> after 3 calls
+}
+
+// Invalid options are rejected when the wrapper is built.
+func ExampleRetrying_invalid() {
+	noop := models.EmbedFunc(func(context.Context, string) ([]float32, error) { return nil, nil })
+	_, err := models.Retrying(noop, models.WithJitter(1.5))
+	fmt.Println(err)
+	// Output: models: Retrying: WithJitter must be in [0, 1], got 1.5
+}
+
+// The snippets Vespa needs for a predefined model.
+func ExampleModelConfig_ServicesComponent() {
+	fmt.Print(models.SnowflakeArcticEmbedXS().ServicesComponent())
+	// Output:
+	// <component id="snowflake_arctic_embed_xs" type="hugging-face-embedder">
+	//     <transformer-model url="https://huggingface.co/Snowflake/snowflake-arctic-embed-xs/resolve/main/onnx/model_quantized.onnx"/>
+	//     <tokenizer-model url="https://huggingface.co/Snowflake/snowflake-arctic-embed-xs/raw/main/tokenizer.json"/>
+	//     <max-tokens>512</max-tokens>
+	//     <pooling-strategy>cls</pooling-strategy>
+	//     <normalize>true</normalize>
+	//     <prepend>
+	//         <query>Represent this sentence for searching relevant passages: </query>
+	//     </prepend>
+	// </component>
+}
+
+// A binarized embedding field: 768 bits packed into 96 int8 cells, compared
+// with the hamming distance.
+func ExampleModelConfig_SchemaField() {
+	cfg := models.NomicEmbedTextV15()
+	cfg.CellType = models.CellBinary
+	field, err := cfg.SchemaField(models.EmbeddingField{From: []string{"title", "text"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(field)
+	// Output:
+	// field embedding type tensor<int8>(x[96]) {
+	//     indexing: input title . " " . input text | embed nomic_embed_text_v1_5 | attribute | index
+	//     attribute {
+	//         distance-metric: hamming
+	//     }
+	//     index {
+	//         hnsw {
+	//             max-links-per-node: 16
+	//             neighbors-to-explore-at-insert: 200
+	//         }
+	//     }
+	// }
+}

@@ -1,0 +1,348 @@
+package models_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/govespa/govespa/vespa/models"
+)
+
+var errFlaky = errors.New("provider: 503 overloaded")
+
+// flaky is a delegate that fails its first `failures` calls with err and
+// records when each call came, relative to the start of the bubble.
+type flaky struct {
+	start    time.Time
+	failures int
+	err      error
+	calls    []time.Duration
+	texts    [][]string
+}
+
+func (f *flaky) call(texts []string) error {
+	f.calls = append(f.calls, time.Since(f.start))
+	f.texts = append(f.texts, texts)
+	if len(f.calls) <= f.failures {
+		return f.err
+	}
+	return nil
+}
+
+func (f *flaky) Embed(_ context.Context, text string) ([]float32, error) {
+	if err := f.call([]string{text}); err != nil {
+		return nil, err
+	}
+	return []float32{float32(len(text))}, nil
+}
+
+func (f *flaky) EmbedAll(_ context.Context, texts []string) ([][]float32, error) {
+	if err := f.call(texts); err != nil {
+		return nil, err
+	}
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = []float32{float32(len(t))}
+	}
+	return out, nil
+}
+
+// waits returns the gaps between consecutive calls.
+func (f *flaky) waits() []time.Duration {
+	var w []time.Duration
+	for i := 1; i < len(f.calls); i++ {
+		w = append(w, f.calls[i]-f.calls[i-1])
+	}
+	return w
+}
+
+func mustRetrying(t *testing.T, d models.Embedder, opts ...models.RetryOption) models.Embedder {
+	t.Helper()
+	e, err := models.Retrying(d, opts...)
+	if err != nil {
+		t.Fatalf("Retrying: %v", err)
+	}
+	return e
+}
+
+func TestRetrying_AttemptCounts(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		opts      []models.RetryOption
+		failures  int
+		wantCalls int
+		wantErr   bool
+	}{
+		{"default: 3 attempts, then the last error", nil, 100, 3, true},
+		{"success on the second attempt", nil, 1, 2, false},
+		{"success at once", nil, 0, 1, false},
+		{"five attempts", []models.RetryOption{models.WithMaxAttempts(5)}, 100, 5, true},
+		{"one attempt disables retrying", []models.RetryOption{models.WithMaxAttempts(1)}, 100, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				d := &flaky{start: time.Now(), failures: tc.failures, err: errFlaky}
+				e := mustRetrying(t, d, tc.opts...)
+				v, err := e.Embed(t.Context(), "hello")
+				if len(d.calls) != tc.wantCalls {
+					t.Errorf("%d calls, want %d", len(d.calls), tc.wantCalls)
+				}
+				if tc.wantErr {
+					if err != errFlaky { // the last error, as the delegate returned it
+						t.Errorf("Embed error = %v, want errFlaky itself", err)
+					}
+					return
+				}
+				if err != nil || !slices.Equal(v, []float32{5}) {
+					t.Errorf("Embed = %v, %v", v, err)
+				}
+			})
+		})
+	}
+}
+
+func TestRetrying_EmbedAllRetriesTheBatch(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := &flaky{start: time.Now(), failures: 2, err: errFlaky}
+		e := mustRetrying(t, d)
+		vs, err := e.EmbedAll(t.Context(), []string{"a", "bb"})
+		if err != nil || len(vs) != 2 || vs[1][0] != 2 {
+			t.Fatalf("EmbedAll = %v, %v", vs, err)
+		}
+		if len(d.texts) != 3 {
+			t.Fatalf("%d calls, want 3", len(d.texts))
+		}
+		for _, texts := range d.texts {
+			if !slices.Equal(texts, []string{"a", "bb"}) {
+				t.Errorf("call with %v, want the whole batch", texts)
+			}
+		}
+	})
+}
+
+// expectedDelay is min(max, initial·factor^(n−1)).
+func expectedDelay(initial, max time.Duration, factor float64, n int) time.Duration {
+	d := time.Duration(float64(initial) * math.Pow(factor, float64(n-1)))
+	return min(d, max)
+}
+
+func TestRetrying_WaitsInsideTheJitterBand(t *testing.T) {
+	const (
+		initial = 100 * time.Millisecond
+		ceiling = time.Second
+		factor  = 3.0
+	)
+	for _, jitter := range []float64{0, 0.3, 0.5, 1} {
+		synctest.Test(t, func(t *testing.T) {
+			// Several runs, so that the random part is exercised.
+			for run := range 20 {
+				d := &flaky{start: time.Now(), failures: 100, err: errFlaky}
+				e := mustRetrying(t, d, models.WithMaxAttempts(7), models.WithInitialDelay(initial),
+					models.WithMaxDelay(ceiling), models.WithFactor(factor), models.WithJitter(jitter))
+				if _, err := e.Embed(t.Context(), "x"); err != errFlaky {
+					t.Fatalf("Embed error = %v", err)
+				}
+				waits := d.waits()
+				if len(waits) != 6 {
+					t.Fatalf("%d waits, want 6", len(waits))
+				}
+				for i, w := range waits {
+					hi := expectedDelay(initial, ceiling, factor, i+1)
+					lo := time.Duration(float64(hi) * (1 - jitter))
+					if w < lo || w > hi || w > ceiling {
+						t.Errorf("jitter %v run %d: wait %d = %v, want in [%v, %v]", jitter, run, i+1, w, lo, hi)
+					}
+					if jitter == 0 && w != hi {
+						t.Errorf("jitter 0: wait %d = %v, want exactly %v", i+1, w, hi)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestRetrying_DefaultWaits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := &flaky{start: time.Now(), failures: 100, err: errFlaky}
+		e := mustRetrying(t, d)
+		_, _ = e.Embed(t.Context(), "x")
+		w := d.waits()
+		if len(w) != 2 || w[0] < 100*time.Millisecond || w[0] > 200*time.Millisecond ||
+			w[1] < 200*time.Millisecond || w[1] > 400*time.Millisecond {
+			t.Errorf("default waits = %v, want in [100ms,200ms] then [200ms,400ms]", w)
+		}
+	})
+}
+
+func TestRetrying_RetryOnFalseReturnsAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := &flaky{start: time.Now(), failures: 100, err: errFlaky}
+		var asked []error
+		e := mustRetrying(t, d, models.WithRetryOn(func(err error) bool {
+			asked = append(asked, err)
+			return false
+		}))
+		start := time.Now()
+		_, err := e.Embed(t.Context(), "x")
+		if err != errFlaky || len(d.calls) != 1 || time.Since(start) != 0 {
+			t.Errorf("Embed = %v after %d calls and %v, want errFlaky after 1 call at once", err, len(d.calls), time.Since(start))
+		}
+		if len(asked) != 1 || asked[0] != errFlaky {
+			t.Errorf("RetryOn asked about %v, want [errFlaky]", asked)
+		}
+	})
+}
+
+func TestRetrying_CancellationMidWaitReturnsAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := &flaky{start: time.Now(), failures: 100, err: errFlaky}
+		var asked atomic.Int32
+		e := mustRetrying(t, d, models.WithInitialDelay(time.Second), models.WithJitter(0),
+			models.WithRetryOn(func(error) bool { asked.Add(1); return true }))
+		ctx, cancel := context.WithCancel(t.Context())
+		go func() {
+			time.Sleep(300 * time.Millisecond) // in the middle of the 1 s wait
+			cancel()
+		}()
+		start := time.Now()
+		_, err := e.Embed(ctx, "x")
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Embed error = %v, want context.Canceled", err)
+		}
+		if got := time.Since(start); got != 300*time.Millisecond {
+			t.Errorf("returned after %v, want 300ms (at the cancellation)", got)
+		}
+		if len(d.calls) != 1 || asked.Load() != 1 {
+			t.Errorf("%d calls and %d RetryOn questions, want 1 and 1", len(d.calls), asked.Load())
+		}
+	})
+}
+
+func TestRetrying_DeadlineMidWaitReturnsAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := &flaky{start: time.Now(), failures: 100, err: errFlaky}
+		e := mustRetrying(t, d, models.WithInitialDelay(time.Second), models.WithJitter(0))
+		ctx, cancel := context.WithTimeout(t.Context(), 250*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, err := e.EmbedAll(ctx, []string{"x"})
+		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) != 250*time.Millisecond {
+			t.Errorf("EmbedAll = %v after %v, want DeadlineExceeded after 250ms", err, time.Since(start))
+		}
+	})
+}
+
+func TestRetrying_CancellationErrorsAreNeverRetriedNorAsked(t *testing.T) {
+	for _, cause := range []error{context.Canceled, context.DeadlineExceeded} {
+		synctest.Test(t, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			calls, asked := 0, 0
+			d := models.EmbedFunc(func(context.Context, string) ([]float32, error) {
+				calls++
+				if cause == context.Canceled {
+					cancel() // the caller's context ends during the call
+				}
+				return nil, cause
+			})
+			e := mustRetrying(t, d, models.WithRetryOn(func(error) bool { asked++; return true }))
+			start := time.Now()
+			_, err := e.Embed(ctx, "x")
+			if !errors.Is(err, cause) || calls != 1 || asked != 0 || time.Since(start) != 0 {
+				t.Errorf("%v: Embed = %v, %d calls, %d questions, %v; want the error, 1, 0, at once",
+					cause, err, calls, asked, time.Since(start))
+			}
+		})
+	}
+}
+
+func TestRetrying_ErrorAfterCancellationIsACancellation(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		asked := 0
+		d := models.EmbedFunc(func(context.Context, string) ([]float32, error) {
+			cancel()
+			return nil, errFlaky // a transport error caused by the cancellation
+		})
+		e := mustRetrying(t, d, models.WithRetryOn(func(error) bool { asked++; return true }))
+		_, err := e.Embed(ctx, "x")
+		if !errors.Is(err, context.Canceled) || !errors.Is(err, errFlaky) || asked != 0 {
+			t.Errorf("Embed = %v with %d questions, want Canceled wrapping errFlaky and 0", err, asked)
+		}
+	})
+}
+
+func TestRetrying_RejectsInvalidOptions(t *testing.T) {
+	d := models.EmbedFunc(func(context.Context, string) ([]float32, error) { return nil, nil })
+	for name, opt := range map[string]models.RetryOption{
+		"zero attempts":      models.WithMaxAttempts(0),
+		"negative attempts":  models.WithMaxAttempts(-2),
+		"negative jitter":    models.WithJitter(-0.1),
+		"jitter above one":   models.WithJitter(1.01),
+		"NaN jitter":         models.WithJitter(math.NaN()),
+		"zero initial delay": models.WithInitialDelay(0),
+		"max below initial":  models.WithMaxDelay(time.Millisecond),
+		"factor below one":   models.WithFactor(0.5),
+		"infinite factor":    models.WithFactor(math.Inf(1)),
+		"NaN factor":         models.WithFactor(math.NaN()),
+		"negative initial":   models.WithInitialDelay(-time.Second),
+		"negative max delay": models.WithMaxDelay(-time.Second),
+	} {
+		if e, err := models.Retrying(d, opt); err == nil || e != nil {
+			t.Errorf("%s: Retrying = %v, %v; want an error", name, e, err)
+		}
+	}
+	if _, err := models.Retrying(nil); err == nil {
+		t.Error("Retrying(nil) succeeded")
+	}
+	for name, opt := range map[string]models.RetryOption{
+		"jitter 0": models.WithJitter(0), "jitter 1": models.WithJitter(1), "factor 1": models.WithFactor(1),
+		"one attempt": models.WithMaxAttempts(1),
+	} {
+		if _, err := models.Retrying(d, opt); err != nil {
+			t.Errorf("%s: Retrying = %v, want success", name, err)
+		}
+	}
+}
+
+func TestEmbedFunc_EmbedAll(t *testing.T) {
+	var seen []string
+	f := models.EmbedFunc(func(_ context.Context, s string) ([]float32, error) {
+		seen = append(seen, s)
+		if s == "bad" {
+			return nil, errFlaky
+		}
+		return []float32{float32(len(s))}, nil
+	})
+	vs, err := f.EmbedAll(t.Context(), []string{"a", "bb"})
+	if err != nil || len(vs) != 2 || vs[0][0] != 1 || vs[1][0] != 2 {
+		t.Fatalf("EmbedAll = %v, %v", vs, err)
+	}
+	seen = nil
+	_, err = f.EmbedAll(t.Context(), []string{"a", "bad", "c"})
+	if !errors.Is(err, errFlaky) || !slices.Equal(seen, []string{"a", "bad"}) {
+		t.Errorf("EmbedAll = %v after %v, want errFlaky after [a bad]", err, seen)
+	}
+}
+
+func TestEmbedAllFunc(t *testing.T) {
+	f := models.EmbedAllFunc(func(_ context.Context, texts []string) ([][]float32, error) {
+		out := make([][]float32, len(texts))
+		for i, s := range texts {
+			out[i] = []float32{float32(len(s))}
+		}
+		return out, nil
+	})
+	if v, err := f.Embed(t.Context(), "abc"); err != nil || !slices.Equal(v, []float32{3}) {
+		t.Errorf("Embed = %v, %v", v, err)
+	}
+	short := models.EmbedAllFunc(func(context.Context, []string) ([][]float32, error) { return nil, nil })
+	if _, err := short.Embed(t.Context(), "abc"); err == nil {
+		t.Error("a batch function returning no vector did not fail")
+	}
+}
