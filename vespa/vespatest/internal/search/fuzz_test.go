@@ -1,0 +1,65 @@
+package search
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+var yqlSeeds = []string{
+	`select * from sources * where true`,
+	`select title, year from music where title contains "a" and year > 2000 or !(year < 10) order by year desc limit 10 offset 2 timeout 100`,
+	`select * from music where {targetHits: 10}nearestNeighbor(emb, q)`,
+	`select * from music where m contains sameElement(key contains "k", value > 3)`,
+	`select * from music where title contains phrase("a", "b") and range(year, -Infinity, 5)`,
+	`select * from music where {grammar:"all", defaultIndex:"title"}userInput(@q) and userQuery()`,
+	`select * from music where {targetHits:3}weakAnd(a contains 'x\'', b contains "y\u00e6")`,
+	`select * from music where year in (1, 2) and rank(a contains "x", b = true)`,
+	`select * from music where true | all(group(a) each(output(count())))`,
+	`select * from music where {a:[1,{b:"c"}]}(x contains "y")`,
+}
+
+// FuzzParseYQL checks that no input makes the parser panic, and that what parses is accepted
+// by the evaluator without panicking either.
+func FuzzParseYQL(f *testing.F) {
+	for _, s := range yqlSeeds {
+		f.Add(s)
+	}
+	c := musicCorpus()
+	f.Fuzz(func(t *testing.T, s string) {
+		st, err := parseYQL(s)
+		if err != nil {
+			if st != nil {
+				t.Fatal("a statement with an error")
+			}
+			return
+		}
+		if st.where == nil {
+			t.Fatal("a statement without a where clause")
+		}
+		q := url.Values{"yql": {s}, "input.query(q)": {"[1,2]"}, "query": {"a"}, "q": {"b"}}
+		w := httptest.NewRecorder()
+		NewHandler(c).ServeHTTP(w, httptest.NewRequest("GET", "/search/?"+q.Encode(), nil))
+		if !json.Valid(w.Body.Bytes()) {
+			t.Fatalf("invalid JSON for %q: %s", s, w.Body)
+		}
+	})
+}
+
+// FuzzHandlerPOST checks that no POST body makes the handler panic or write invalid JSON.
+func FuzzHandlerPOST(f *testing.F) {
+	f.Add(`{"yql":"select * from music where userQuery()","query":"dreams -band","ranking":{"profile":"p"},"hits":"3"}`)
+	f.Add(`{"yql":"select * from music where {targetHits:2}nearestNeighbor(emb,q)","input":{"query(q)":{"values":[1,2]}}}`)
+	f.Add(`{"query":"+a \"b c\" year:[1;2] x:>3","type":"all","timeout":"5s"}`)
+	f.Add(`[1,2]`)
+	c := musicCorpus()
+	f.Fuzz(func(t *testing.T, body string) {
+		w := httptest.NewRecorder()
+		NewHandler(c).ServeHTTP(w, httptest.NewRequest("POST", "/search/", strings.NewReader(body)))
+		if !json.Valid(w.Body.Bytes()) {
+			t.Fatalf("invalid JSON for %q: %s", body, w.Body)
+		}
+	})
+}
