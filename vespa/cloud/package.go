@@ -323,13 +323,14 @@ var skippedDirs = []string{".git", ".svn", ".hg", ".bzr", "CVS", "_darcs", ".ide
 
 // skippedFiles are files of version-control systems, editors and desktops
 // that are never zipped.
-var skippedFiles = []string{".DS_Store", "Thumbs.db", "desktop.ini", ".gitignore", ".gitattributes",
+var skippedFiles = []string{".git", ".DS_Store", "Thumbs.db", "desktop.ini", ".gitignore", ".gitattributes",
 	".gitmodules", ".hgignore", ".cvsignore"}
 
 // Skipped reports whether a file or directory with this base name is left out
 // of application packages: version-control directories (.git, .svn, .hg, .bzr,
 // CVS, _darcs), IDE settings (.idea, .vscode), Vespa's own .vespa directory,
-// desktop files (.DS_Store, Thumbs.db, desktop.ini), VCS ignore files, editor
+// desktop files (.DS_Store, Thumbs.db, desktop.ini), VCS ignore files and
+// .git files (of worktrees and submodules), editor
 // backups and swap files (*~, *.swp, *.swo, .#*, #*#).
 func Skipped(name string, isDir bool) bool {
 	if isDir {

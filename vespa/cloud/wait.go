@@ -28,17 +28,25 @@ func poll(ctx context.Context, what string, interval time.Duration, check func(c
 	for {
 		select {
 		case <-ctx.Done():
-			if last != nil {
-				return fmt.Errorf("cloud: waiting for %s: %w (last error: %w)", what, ctx.Err(), last)
-			}
-			return fmt.Errorf("cloud: waiting for %s: %w", what, ctx.Err())
 		case <-timer.C:
+		}
+		// A poll due at the deadline is not made: the deadline wins a tie,
+		// even before the context's own timer has fired.
+		err := ctx.Err()
+		if d, ok := ctx.Deadline(); ok && err == nil && !time.Now().Before(d) {
+			err = context.DeadlineExceeded
+		}
+		if err != nil {
+			if last != nil {
+				return fmt.Errorf("cloud: waiting for %s: %w (last error: %w)", what, err, last)
+			}
+			return fmt.Errorf("cloud: waiting for %s: %w", what, err)
 		}
 		done, err := check(ctx)
 		switch {
 		case err != nil && isFinal(ctx, err):
 			if ctx.Err() != nil {
-				continue // report as a timeout, with the last error
+				continue // reported as the context's end, with the last error
 			}
 			return err
 		case err != nil:
