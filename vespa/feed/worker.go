@@ -74,7 +74,7 @@ func (f *Feeder) run(p *pending) {
 	case err == nil:
 		o.Err = errors.New("feed: no response") // not reached: SendOnce gives a result or an error
 	default:
-		o.Err = f.explain(p.ctx, ctx, err, last)
+		o.Err = f.explain(p.ctx, ctx, err, last, opName(p.op.Kind))
 	}
 	f.finish(p.ctx, &o, true)
 }
@@ -95,7 +95,7 @@ func (f *Feeder) stopped(ctx context.Context) error {
 }
 
 // explain turns the error that ended an operation into its outcome's error.
-func (f *Feeder) explain(parent, ctx context.Context, err error, last *vespa.Result) error {
+func (f *Feeder) explain(parent, ctx context.Context, err error, last *vespa.Result, kindName string) error {
 	switch {
 	case errors.Is(err, ErrBreakerOpen):
 		return err
@@ -109,8 +109,8 @@ func (f *Feeder) explain(parent, ctx context.Context, err error, last *vespa.Res
 	case ctx.Err() != nil:
 		// The operation's own deadline.
 		if last != nil {
-			return fmt.Errorf("feed: operation timed out after %v: %w",
-				f.cfg.OperationTimeout, vespa.ErrorFromResult(last, "feed"))
+			return fmt.Errorf("feed: operation timed out after %v (%w): %w",
+				f.cfg.OperationTimeout, context.DeadlineExceeded, vespa.ErrorFromResult(last, kindName))
 		}
 		return fmt.Errorf("feed: operation timed out after %v: %w", f.cfg.OperationTimeout, err)
 	}
@@ -155,9 +155,9 @@ func (f *Feeder) observe(r *vespa.Result, err error) {
 		f.limiter.throttled(int(f.stats.inflight.Load()))
 	case r.Status == 504:
 		f.limiter.throttled(int(f.stats.inflight.Load()))
-		f.fail(vespa.ErrorFromResult(r, "feed"))
+		f.fail(vespa.ErrorFromResult(r, "request"))
 	case r.Status >= 500:
-		f.fail(vespa.ErrorFromResult(r, "feed"))
+		f.fail(vespa.ErrorFromResult(r, "request"))
 	default:
 		if r.OK() {
 			f.limiter.success()
