@@ -32,6 +32,7 @@ type session struct {
 	tenant, app, instance string
 	pkg                   *appPackage
 	prepared, active      bool
+	basedOn               int64 // the active session when this one was created
 }
 
 // ConfigServerURL returns the base URL of the config-server API, starting it
@@ -143,7 +144,7 @@ func (cs *configServer) serve(w http.ResponseWriter, r *http.Request) {
 
 // readPackage reads the application package from a zip, gzipped tar, or
 // multipart (part "applicationPackage") body.
-func readPackage(r *http.Request) (*appPackage, error, bool) {
+func readPackage(r *http.Request) (pkg *appPackage, hadData bool, err error) {
 	var data []byte
 	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt == "multipart/form-data" {
@@ -160,17 +161,16 @@ func readPackage(r *http.Request) (*appPackage, error, bool) {
 	} else {
 		var err error
 		if data, err = io.ReadAll(r.Body); err != nil {
-			return nil, err, false
+			return nil, false, err
 		}
 	}
 	if len(data) == 0 {
-		return nil, errors.New("Request contains no data"), false
+		return nil, false, errors.New("Request contains no data")
 	}
-	pkg, err := readApplicationArchive(data)
-	if err != nil {
-		return nil, err, true
+	if pkg, err = readApplicationArchive(data); err != nil {
+		return nil, true, err
 	}
-	return pkg, nil, true
+	return pkg, true, nil
 }
 
 func (cs *configServer) newSession(r *http.Request, tenant string, pkg *appPackage) (int64, *session) {
@@ -185,7 +185,7 @@ func (cs *configServer) newSession(r *http.Request, tenant string, pkg *appPacka
 	if inst == "" {
 		inst = "default"
 	}
-	sess := &session{tenant: tenant, app: app, instance: inst, pkg: pkg}
+	sess := &session{tenant: tenant, app: app, instance: inst, pkg: pkg, basedOn: cs.active}
 	cs.sessions[id] = sess
 	return id, sess
 }
@@ -214,7 +214,7 @@ func (cs *configServer) activateSession(id int64, sess *session) {
 }
 
 func (cs *configServer) prepareAndActivate(w http.ResponseWriter, r *http.Request, tenant, base string) {
-	pkg, err, hadData := readPackage(r)
+	pkg, hadData, err := readPackage(r)
 	if err != nil {
 		if !hadData {
 			configError(w, http.StatusBadRequest, "BAD_REQUEST", err.Error())
@@ -258,12 +258,12 @@ func (cs *configServer) activateOnly(w http.ResponseWriter, tenant, idText strin
 		return
 	}
 	cs.mu.Lock()
-	newer := cs.active > id
+	active := cs.active
 	cs.mu.Unlock()
-	if newer {
+	if active != id && active != sess.basedOn {
 		configError(w, http.StatusConflict, "ACTIVATION_CONFLICT", fmt.Sprintf(
 			"app:%s.%s.%s This session %d was prepared when session %d was active, but session %d has since become active: refusing to activate this session, please redeploy",
-			tenant, sess.app, sess.instance, id, id-1, cs.active))
+			tenant, sess.app, sess.instance, id, sess.basedOn, active))
 		return
 	}
 	cs.activateSession(id, sess)
@@ -271,7 +271,7 @@ func (cs *configServer) activateOnly(w http.ResponseWriter, tenant, idText strin
 }
 
 func (cs *configServer) createSession(w http.ResponseWriter, r *http.Request, tenant, base string) {
-	pkg, err, hadData := readPackage(r)
+	pkg, hadData, err := readPackage(r)
 	if err != nil {
 		code := "BAD_REQUEST"
 		if hadData {

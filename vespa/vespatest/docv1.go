@@ -337,9 +337,18 @@ func jsonErrorText(body []byte, err error) string {
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) && se.Offset > 0 && int(se.Offset) <= len(body) {
-		r := []rune(string(body[se.Offset-1:]))
+		i := int(se.Offset) - 1
+		for i < len(body) && strings.ContainsRune(" \t\r\n", rune(body[i])) {
+			i++
+		}
+		r := []rune(string(body[i:]))
 		if len(r) > 0 {
-			return fmt.Sprintf("Unexpected character ('%c' (code %d / 0x%x)): %v", r[0], r[0], r[0], err)
+			detail := err.Error()
+			prev := bytes.TrimRight(body[:i], " \t\r\n")
+			if len(prev) > 0 && (prev[len(prev)-1] == '{' || prev[len(prev)-1] == ',') {
+				detail = "was expecting double-quote to start field name"
+			}
+			return fmt.Sprintf("Unexpected character ('%c' (code %d / 0x%x)): %s", r[0], r[0], r[0], detail)
 		}
 	}
 	return err.Error()

@@ -31,7 +31,7 @@ func (d *docReq) serveVisitKind() {
 		d.failErr(err)
 		return
 	}
-	if answered, _ := d.injectFault(docID{}, false); answered {
+	if d.visitFault(spec) {
 		return
 	}
 	switch d.op {
@@ -411,4 +411,47 @@ func (d *docReq) visitJSONL(spec *visitSpec, deadline time.Time) {
 		fmt.Fprintf(&buf, `{"continuation":{"token":%s,"percentFinished":%s}}`+"\n", jsonString(next.String()), formatPercent(next.percent()))
 	}
 	_, _ = w.Write(buf.Bytes())
+}
+
+// visitFault runs an injected fault on a visit kind. A status fault is a
+// visitor failure: a streamed visit has already answered 200, so it reports
+// the failure in "message" and always gives a continuation; a non-streamed
+// one answers the status with no continuation. Mass operations fail on their
+// first document.
+func (d *docReq) visitFault(spec *visitSpec) bool {
+	f, ok := d.s.faults.pick(d.op, d.pathID)
+	if !ok {
+		return false
+	}
+	switch runFault(d.r.Context(), d.w, d.r, f, d.timeout) {
+	case faultDone:
+		return true
+	case faultTimeout:
+		d.fail(http.StatusGatewayTimeout, "Timeout after "+millis(d.timeout)+"ms")
+		return true
+	case faultStatus:
+	default:
+		return false
+	}
+	msg := f.Message
+	if msg == "" {
+		msg = defaultFaultMessage(f.Status)
+	}
+	body := object{{"pathId", jsonString(d.pathID)}}
+	switch {
+	case d.op == OpVisit && spec.stream:
+		body = append(body, member{"documents", json.RawMessage("[]")}, member{"documentCount", jsonInt(0)},
+			member{"message", jsonString(msg)}, member{"continuation", jsonString(spec.token.String())})
+		writeJSON(d.w, http.StatusOK, body)
+	case d.op == OpVisit:
+		body = append(body, member{"documents", json.RawMessage("[]")}, member{"documentCount", jsonInt(0)}, member{"message", jsonString(msg)})
+		writeJSON(d.w, f.Status, body)
+	default:
+		n := 0
+		spec.wanted = 1
+		d.s.scan(spec, time.Now().Add(time.Second), func(b []visited) { n += len(b) })
+		body = append(body, member{"documentCount", jsonInt(int64(min(n, 1)))}, member{"message", jsonString(msg)})
+		writeJSON(d.w, f.Status, body)
+	}
+	return true
 }
