@@ -33,6 +33,8 @@ type Client struct {
 	logger     *slog.Logger
 	policy     retries.Policy
 	auth       string
+	authValue  []string // {auth}, shared by every request's header (never mutated)
+	uaValue    []string // {user agent}, likewise
 	timeout    time.Duration
 	closeOnce  sync.Once
 	mu         sync.Mutex
@@ -82,6 +84,7 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	if cfg.token != "" {
 		c.auth = "Bearer " + string(cfg.token)
 	}
+	c.authValue, c.uaValue = []string{c.auth}, []string{cfg.userAgent}
 	ht := c.newHeaderTransport()
 	c.transport = ht
 	c.hc = &http.Client{Transport: ht}

@@ -57,13 +57,15 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 		}
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base, rd)
+	req, err := http.NewRequestWithContext(ctx, method, "", rd)
 	if err != nil {
 		return nil, &Error{Op: kind.String(), ID: id.String(), Path: path, Err: err}
 	}
-	req.URL.Path, req.URL.RawPath = "", ""
-	req.URL.Opaque = path // sent as it is: our escaping must reach the server unchanged
-	req.URL.RawQuery = query
+	u := *c.endpoint
+	u.Path, u.RawPath = "", ""
+	u.Opaque = path // sent as it is: our escaping must reach the server unchanged
+	u.RawQuery = query
+	req.URL, req.Host = &u, u.Host
 	h := req.Header
 	if rd != nil {
 		h["Content-Type"] = jsonContentType
@@ -102,9 +104,9 @@ func (c *Client) setFixedHeaders(h http.Header) {
 		h[k] = vs
 	}
 	if c.auth != "" {
-		h["Authorization"] = []string{c.auth}
+		h["Authorization"] = c.authValue
 	}
-	h["User-Agent"] = []string{c.cfg.userAgent}
+	h["User-Agent"] = c.uaValue
 }
 
 func gzipBytes(b []byte) ([]byte, error) {
