@@ -58,7 +58,8 @@
 // "No query"; hits/offset limits 400 (code 3, code 4 for YQL limit/offset); maxHits and friends
 // as parameters 500, code 5; an unknown source 400, code 4. A timeout below 5 ms always expires
 // (504, code 12, "No time left after waiting for 1ms to execute query"), as it does on a real
-// Vespa; longer timeouts are checked while the corpus is scanned.
+// Vespa; a longer timeout given by the request is checked while the corpus is scanned (Vespa's
+// 500 ms default is not enforced, so that a large corpus does not time out).
 //
 // What the emulator does not implement is answered with HTTP 501 and error code 501 ("Not
 // implemented", a web-service code), with a message saying so; never with a silently wrong

@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -15,28 +16,113 @@ type docView struct {
 	vals  map[string]any
 }
 
-// newDocView decodes the top-level object of d.Fields, keeping the field order. A document whose
-// fields are not a JSON object has no fields.
+// newDocView splits the top-level object of d.Fields into its fields, keeping their order. A
+// document whose fields are not a valid JSON object has no fields.
 func newDocView(d Document) *docView {
 	v := &docView{Document: d}
-	dec := json.NewDecoder(bytes.NewReader(d.Fields))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	b := d.Fields
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
 		return v
 	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return v
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return v
+	}
+	for i < len(b) {
+		if b[i] != '"' {
+			return v.reset()
 		}
-		name, _ := t.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return v
+		end := valueEnd(b, i)
+		if end < 0 {
+			return v.reset()
+		}
+		var name string
+		if json.Unmarshal(b[i:end], &name) != nil {
+			return v.reset()
+		}
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return v.reset()
+		}
+		i = skipSpace(b, i+1)
+		end = valueEnd(b, i)
+		if end < 0 {
+			return v.reset()
 		}
 		v.names = append(v.names, name)
-		v.raws = append(v.raws, raw)
+		v.raws = append(v.raws, json.RawMessage(b[i:end]))
+		i = skipSpace(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+			continue
+		}
+		if i < len(b) && b[i] == '}' {
+			return v
+		}
+		return v.reset()
 	}
+	return v.reset()
+}
+
+func (v *docView) reset() *docView {
+	v.names, v.raws = nil, nil
 	return v
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// valueEnd returns the end of the JSON value starting at b[i], or -1. It only finds the extent;
+// json.Valid on the stored document (the store validates on write) vouches for the content.
+func valueEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		for j := i + 1; j < len(b); j++ {
+			switch b[j] {
+			case '\\':
+				j++
+			case '"':
+				return j + 1
+			}
+		}
+		return -1
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				e := valueEnd(b, j)
+				if e < 0 {
+					return -1
+				}
+				j = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\n' && b[j] != '\t' && b[j] != '\r' {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
 }
 
 // value returns the decoded value of a top-level field (numbers as json.Number).
@@ -48,10 +134,8 @@ func (v *docView) value(name string) (any, bool) {
 		if n != name {
 			continue
 		}
-		dec := json.NewDecoder(bytes.NewReader(v.raws[i]))
-		dec.UseNumber()
-		var x any
-		if dec.Decode(&x) != nil {
+		x, ok := decodeValue(v.raws[i])
+		if !ok {
 			return nil, false
 		}
 		if v.vals == nil {
@@ -61,6 +145,33 @@ func (v *docView) value(name string) (any, bool) {
 		return x, true
 	}
 	return nil, false
+}
+
+// decodeValue decodes one JSON value, numbers as json.Number; scalars take a short path.
+func decodeValue(raw json.RawMessage) (any, bool) {
+	if len(raw) == 0 {
+		return nil, false
+	}
+	switch c := raw[0]; {
+	case c == '-' || c >= '0' && c <= '9':
+		if _, err := strconv.ParseFloat(string(raw), 64); err != nil {
+			return nil, false
+		}
+		return json.Number(raw), true
+	case c == 't' && string(raw) == "true":
+		return true, true
+	case c == 'f' && string(raw) == "false":
+		return false, true
+	case c == '"' && bytes.IndexByte(raw, '\\') < 0:
+		return string(raw[1 : len(raw)-1]), true
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var x any
+	if dec.Decode(&x) != nil {
+		return nil, false
+	}
+	return x, true
 }
 
 // docType returns the document type: Type, or the type part of the ID.

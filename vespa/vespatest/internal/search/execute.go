@@ -1,12 +1,8 @@
 package search
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -53,6 +49,7 @@ func (h *handler) execute(req *request, start time.Time) (*result, *resultError)
 	}
 	if st.timeout != nil {
 		req.timeout = time.Duration(*st.timeout) * time.Millisecond
+		req.timeoutSet = true
 	}
 	where, err := resolveUserInput(st.where, p, 0)
 	if err != nil {
@@ -69,7 +66,12 @@ func (h *handler) execute(req *request, start time.Time) (*result, *resultError)
 	if req.timeout < ImmediateTimeout {
 		return nil, timeoutError(req.timeout)
 	}
+	// Only a timeout the request sets is enforced during the scan: the emulator scans every
+	// document, so a large corpus must not time out under Vespa's 500 ms default.
 	deadline := start.Add(req.timeout)
+	if !req.timeoutSet {
+		deadline = start.Add(24 * time.Hour)
+	}
 
 	// Snapshot the documents of the searched types.
 	var docs []*docView
@@ -422,169 +424,4 @@ func (e *evaluator) prepareNN(where node, docs []*docView, p params) error {
 		e.nn[j.n] = topK(cands, j.n.targetHits, j.n.threshold)
 	}
 	return nil
-}
-
-// parseSorting reads a sorting parameter: "+year -title" (no prefix means ascending).
-func parseSorting(s string) ([]orderSpec, error) {
-	var out []orderSpec
-	for _, f := range strings.Fields(s) {
-		o := orderSpec{}
-		switch f[0] {
-		case '-':
-			o.desc, f = true, f[1:]
-		case '+':
-			f = f[1:]
-		}
-		if strings.ContainsAny(f, "()[]") || f == "" {
-			return nil, &notImplementedError{what: "sort functions in sorting (" + s + ")"}
-		}
-		o.field = f
-		out = append(out, o)
-	}
-	return out, nil
-}
-
-// sortMatches orders by the order-by keys, or by relevance (descending); ties go by document ID.
-func sortMatches(ms []match, order []orderSpec) {
-	sort.SliceStable(ms, func(i, j int) bool {
-		for _, o := range order {
-			c := compareValues(firstLeaf(ms[i].doc, o.field), firstLeaf(ms[j].doc, o.field))
-			if c == 0 {
-				continue
-			}
-			if c == 2 || c == -2 { // a missing value sorts last either way
-				return c == -2
-			}
-			if o.desc {
-				return c > 0
-			}
-			return c < 0
-		}
-		if len(order) == 0 && ms[i].score != ms[j].score {
-			return ms[i].score > ms[j].score
-		}
-		return ms[i].doc.ID < ms[j].doc.ID
-	})
-}
-
-func firstLeaf(d *docView, field string) any {
-	if field == "[relevance]" || field == "relevance" {
-		return nil
-	}
-	ls := d.leaves(field)
-	if len(ls) == 0 {
-		return nil
-	}
-	return ls[0]
-}
-
-// compareValues compares two sort values: -1, 0, 1; -2 when only b is missing, 2 when only a is.
-func compareValues(a, b any) int {
-	switch {
-	case a == nil && b == nil:
-		return 0
-	case a == nil:
-		return 2
-	case b == nil:
-		return -2
-	}
-	fa, aNum := toFloat(a)
-	fb, bNum := toFloat(b)
-	if aNum && bNum {
-		switch {
-		case fa < fb:
-			return -1
-		case fa > fb:
-			return 1
-		}
-		return 0
-	}
-	return strings.Compare(fmt.Sprint(a), fmt.Sprint(b))
-}
-
-// renderHit builds the rendered hit: documentid as id, the document type as source, and the
-// fields sddocname, documentid and then the document fields (schema order when declared, stored
-// order otherwise). With a YQL field list only those fields are written.
-func renderHit(m match, selected []string, schemas schemaSet) hit {
-	d := m.doc
-	h := hit{id: d.ID, relevance: m.score, source: d.docType()}
-	if selected == nil {
-		h.fields = append(h.fields,
-			field{name: "sddocname", raw: jsonString(d.docType())},
-			field{name: "documentid", raw: jsonString(d.ID)})
-	}
-	want := map[string]bool{}
-	for _, s := range selected {
-		want[s] = true
-	}
-	names := d.names
-	if fs, ok := schemaOrder(schemas, d.docType()); ok {
-		names = fs
-	}
-	for _, name := range names {
-		if selected != nil && !want[name] {
-			continue
-		}
-		raw, ok := d.raw(name)
-		if !ok || string(raw) == "null" {
-			continue
-		}
-		if f, ok := schemas.field(d.docType(), name); ok && isTensorType(f.Type) {
-			raw = renderTensor(f.Type, raw)
-		}
-		h.fields = append(h.fields, field{name: name, raw: raw})
-	}
-	return h
-}
-
-func schemaOrder(schemas schemaSet, t string) ([]string, bool) {
-	if schemas.lenient() {
-		return nil, false
-	}
-	fs, ok := schemas.order[t]
-	return fs, ok
-}
-
-// raw returns the stored JSON of a top-level field.
-func (v *docView) raw(name string) (json.RawMessage, bool) {
-	for i, n := range v.names {
-		if n == name {
-			return v.raws[i], true
-		}
-	}
-	return nil, false
-}
-
-// renderTensor renders a dense vector field in Vespa's short form {"type":...,"values":[...]};
-// other tensors are written as stored.
-func renderTensor(typ string, raw json.RawMessage) json.RawMessage {
-	if _, _, ok := denseSize(typ); !ok {
-		return raw
-	}
-	var x any
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.UseNumber()
-	if dec.Decode(&x) != nil {
-		return raw
-	}
-	vec, ok := parseVector(x)
-	if !ok {
-		return raw
-	}
-	var b strings.Builder
-	b.WriteString(`{"type":`)
-	b.Write(jsonString(strings.ReplaceAll(typ, " ", "")))
-	b.WriteString(`,"values":[`)
-	for i, f := range vec {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			b.WriteString(strconv.Quote(javaDouble(f)))
-			continue
-		}
-		b.WriteString(javaDouble(f))
-	}
-	b.WriteString(`]}`)
-	return json.RawMessage(b.String())
 }

@@ -53,6 +53,7 @@ type request struct {
 	hits       int
 	offset     int
 	timeout    time.Duration
+	timeoutSet bool // the request gave a timeout (parameter or YQL)
 	traceLevel int
 	timing     bool
 }
@@ -115,7 +116,7 @@ func parseRequest(p params) (*request, *resultError) {
 			ill := illegalQuery(fmt.Sprintf("Could not set 'timeout' to '%s': %v", v, err))
 			return nil, &ill
 		}
-		req.timeout = d
+		req.timeout, req.timeoutSet = d, true
 	}
 	if v, ok := p.get("presentation.timing"); ok {
 		req.timing = v == "true"

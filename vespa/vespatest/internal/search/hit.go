@@ -1,0 +1,95 @@
+package search
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// renderHit builds the rendered hit: documentid as id, the document type as source, and the
+// fields sddocname, documentid and then the document fields (schema order when declared, stored
+// order otherwise). With a YQL field list only those fields are written.
+func renderHit(m match, selected []string, schemas schemaSet) hit {
+	d := m.doc
+	h := hit{id: d.ID, relevance: m.score, source: d.docType()}
+	if selected == nil {
+		h.fields = append(h.fields,
+			field{name: "sddocname", raw: jsonString(d.docType())},
+			field{name: "documentid", raw: jsonString(d.ID)})
+	}
+	want := map[string]bool{}
+	for _, s := range selected {
+		want[s] = true
+	}
+	names := d.names
+	if fs, ok := schemaOrder(schemas, d.docType()); ok {
+		names = fs
+	}
+	for _, name := range names {
+		if selected != nil && !want[name] {
+			continue
+		}
+		raw, ok := d.raw(name)
+		if !ok || string(raw) == "null" {
+			continue
+		}
+		if f, ok := schemas.field(d.docType(), name); ok && isTensorType(f.Type) {
+			raw = renderTensor(f.Type, raw)
+		}
+		h.fields = append(h.fields, field{name: name, raw: raw})
+	}
+	return h
+}
+
+func schemaOrder(schemas schemaSet, t string) ([]string, bool) {
+	if schemas.lenient() {
+		return nil, false
+	}
+	fs, ok := schemas.order[t]
+	return fs, ok
+}
+
+// raw returns the stored JSON of a top-level field.
+func (v *docView) raw(name string) (json.RawMessage, bool) {
+	for i, n := range v.names {
+		if n == name {
+			return v.raws[i], true
+		}
+	}
+	return nil, false
+}
+
+// renderTensor renders a dense vector field in Vespa's short form {"type":...,"values":[...]};
+// other tensors are written as stored.
+func renderTensor(typ string, raw json.RawMessage) json.RawMessage {
+	if _, _, ok := denseSize(typ); !ok {
+		return raw
+	}
+	var x any
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if dec.Decode(&x) != nil {
+		return raw
+	}
+	vec, ok := parseVector(x)
+	if !ok {
+		return raw
+	}
+	var b strings.Builder
+	b.WriteString(`{"type":`)
+	b.Write(jsonString(strings.ReplaceAll(typ, " ", "")))
+	b.WriteString(`,"values":[`)
+	for i, f := range vec {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			b.WriteString(strconv.Quote(javaDouble(f)))
+			continue
+		}
+		b.WriteString(javaDouble(f))
+	}
+	b.WriteString(`]}`)
+	return json.RawMessage(b.String())
+}

@@ -1,0 +1,236 @@
+package search
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// call parses the function-style operators: nearestNeighbor, userQuery, userInput, weakAnd,
+// range, rank, nonEmpty.
+func (p *parser) call(ann annotations) (node, error) {
+	name := p.next()
+	p.next() // (
+	switch strings.ToLower(name.text) {
+	case "nearestneighbor":
+		return p.nearestNeighbor(ann)
+	case "userquery":
+		if err := p.expectPunct(")"); err != nil {
+			return nil, err
+		}
+		return userQueryNode{ann: ann}, nil
+	case "userinput":
+		t := p.next()
+		n := userInputNode{ann: ann}
+		switch t.kind {
+		case tokParam:
+			n.param = t.text
+		case tokString:
+			n.literal, n.isLit = t.text, true
+		default:
+			return nil, p.errorf(t, "mismatched input '%s' expecting {STRING, '@'}", t)
+		}
+		return n, p.expectPunct(")")
+	case "weakand", "and", "or", "rank":
+		var kids []node
+		for !p.isPunct(")") {
+			n, err := p.orExpr()
+			if err != nil {
+				return nil, err
+			}
+			kids = append(kids, n)
+			if !p.isPunct(",") {
+				break
+			}
+			p.next()
+		}
+		if err := p.expectPunct(")"); err != nil {
+			return nil, err
+		}
+		if len(kids) == 0 {
+			return nil, p.errorf(name, "%s() requires at least one argument", name.text)
+		}
+		switch strings.ToLower(name.text) {
+		case "weakand":
+			return weakAndNode{kids: kids, ann: ann}, nil
+		case "or":
+			return orNode{kids: kids}, nil
+		case "rank":
+			// rank(a, b, ...) matches as a and ranks with all of them.
+			return rankNode{kids: kids}, nil
+		}
+		return andNode{kids: kids}, nil
+	case "range":
+		return p.rangeCall(ann)
+	case "nonempty":
+		n, err := p.orExpr()
+		if err != nil {
+			return nil, err
+		}
+		return n, p.expectPunct(")")
+	}
+	if unimplementedFuncs[strings.ToLower(name.text)] {
+		return nil, &notImplementedError{what: fmt.Sprintf("the YQL operator '%s'", name.text)}
+	}
+	return nil, p.errorf(name, "no viable alternative at input '%s('", name.text)
+}
+
+func (p *parser) nearestNeighbor(ann annotations) (node, error) {
+	f := p.next()
+	if f.kind != tokIdent {
+		return nil, p.errorf(f, "mismatched input '%s' expecting IDENTIFIER", f)
+	}
+	if err := p.expectPunct(","); err != nil {
+		return nil, err
+	}
+	q := p.next()
+	if q.kind != tokIdent {
+		return nil, p.errorf(q, "mismatched input '%s' expecting IDENTIFIER", q)
+	}
+	if err := p.expectPunct(")"); err != nil {
+		return nil, err
+	}
+	n := &nnNode{field: f.text, query: q.text, threshold: math.Inf(1), ann: ann}
+	th, ok := ann["targetHits"]
+	if !ok {
+		th, ok = ann["targetNumHits"]
+	}
+	if !ok {
+		return nil, p.errorf(f, "NEAREST_NEIGHBOR {field=%s,queryTensorName=%s} requires targetHits annotation", f.text, q.text)
+	}
+	v, isNum := th.(float64)
+	if !isNum || v != math.Trunc(v) {
+		return nil, p.errorf(f, "targetHits must be an integer, got %v", th)
+	}
+	n.targetHits = int(v)
+	if d, ok := ann["distanceThreshold"].(float64); ok {
+		n.threshold = d
+	}
+	return n, nil
+}
+
+func (p *parser) rangeCall(ann annotations) (node, error) {
+	f := p.next()
+	if f.kind != tokIdent {
+		return nil, p.errorf(f, "mismatched input '%s' expecting IDENTIFIER", f)
+	}
+	var bounds [2]float64
+	for i := range bounds {
+		if err := p.expectPunct(","); err != nil {
+			return nil, err
+		}
+		t := p.next()
+		switch {
+		case t.kind == tokNumber:
+			v, err := parseNumber(t.text)
+			if err != nil {
+				return nil, p.errorf(t, "invalid number '%s'", t.text)
+			}
+			bounds[i] = v
+		case t.kind == tokIdent && strings.EqualFold(t.text, "infinity"):
+			bounds[i] = math.Inf(1)
+		case t.kind == tokNumber || t.kind == tokPunct && t.text == "-":
+			return nil, p.errorf(t, "mismatched input '%s' expecting a number", t)
+		default:
+			if t.kind == tokIdent && strings.EqualFold(t.text, "-infinity") {
+				bounds[i] = math.Inf(-1)
+				break
+			}
+			return nil, p.errorf(t, "mismatched input '%s' expecting a number", t)
+		}
+	}
+	if err := p.expectPunct(")"); err != nil {
+		return nil, err
+	}
+	r := rangeNode{field: f.text, lo: bounds[0], hi: bounds[1]}
+	switch ann["bounds"] {
+	case "open":
+		r.loOpen, r.hiOpen = true, true
+	case "leftOpen":
+		r.loOpen = true
+	case "rightOpen":
+		r.hiOpen = true
+	}
+	return r, nil
+}
+
+// annotations parses {key: value, ...}; values are numbers (float64), strings, booleans, or
+// nested arrays/objects.
+func (p *parser) annotations() (annotations, error) {
+	defer p.leave()
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	if err := p.expectPunct("{"); err != nil {
+		return nil, err
+	}
+	out := annotations{}
+	for !p.isPunct("}") {
+		k := p.next()
+		if k.kind != tokIdent && k.kind != tokString {
+			return nil, p.errorf(k, "mismatched input '%s' expecting {IDENTIFIER, STRING}", k)
+		}
+		if err := p.expectPunct(":"); err != nil {
+			return nil, err
+		}
+		v, err := p.annotationValue()
+		if err != nil {
+			return nil, err
+		}
+		out[k.text] = v
+		if !p.isPunct(",") {
+			break
+		}
+		p.next()
+	}
+	return out, p.expectPunct("}")
+}
+
+func (p *parser) annotationValue() (any, error) {
+	defer p.leave()
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	t := p.next()
+	switch {
+	case t.kind == tokNumber:
+		v, err := parseNumber(t.text)
+		if err != nil {
+			return nil, p.errorf(t, "invalid number '%s'", t.text)
+		}
+		return v, nil
+	case t.kind == tokString:
+		return t.text, nil
+	case t.kind == tokIdent && strings.EqualFold(t.text, "true"):
+		return true, nil
+	case t.kind == tokIdent && strings.EqualFold(t.text, "false"):
+		return false, nil
+	case t.kind == tokIdent:
+		return t.text, nil
+	case t.kind == tokPunct && t.text == "[":
+		var arr []any
+		for !p.isPunct("]") {
+			v, err := p.annotationValue()
+			if err != nil {
+				return nil, err
+			}
+			arr = append(arr, v)
+			if !p.isPunct(",") {
+				break
+			}
+			p.next()
+		}
+		return arr, p.expectPunct("]")
+	case t.kind == tokPunct && t.text == "{":
+		p.i--
+		return p.annotations()
+	}
+	return nil, p.errorf(t, "mismatched input '%s' expecting an annotation value", t)
+}
+
+// parseNumber parses a YQL number literal (an optional L suffix marks a long).
+func parseNumber(s string) (float64, error) {
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "L"), "l")
+	return strconv.ParseFloat(s, 64)
+}
