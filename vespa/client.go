@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -200,3 +201,7 @@ type restyLogger struct{ l *slog.Logger }
 func (r restyLogger) Errorf(format string, v ...any) { r.l.Debug(fmt.Sprintf("resty: "+format, v...)) }
 func (r restyLogger) Warnf(format string, v ...any)  { r.l.Debug(fmt.Sprintf("resty: "+format, v...)) }
 func (r restyLogger) Debugf(format string, v ...any) { r.l.Debug(fmt.Sprintf("resty: "+format, v...)) }
+
+// Format writes [Client.String] for every verb, so that no formatting of a
+// client (%#v included) shows its credentials.
+func (c *Client) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }

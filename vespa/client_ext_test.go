@@ -257,3 +257,18 @@ func TestClient_HTTPVersions(t *testing.T) {
 		t.Errorf("HTTPVersion strings %q", got)
 	}
 }
+
+func TestClient_TextHidesSecrets(t *testing.T) {
+	c, err := vespa.NewClient("https://example.com", vespa.WithToken("TOPSECRET"), vespa.WithHeader("X-Key", "TOPSECRET"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, v := range []any{c, c.HTTPClient(), c.NewHTTPClient(), c.HTTPClient().Transport} {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+			if text := fmt.Sprintf(verb, v); strings.Contains(text, "TOPSECRET") {
+				t.Errorf("%s of %T shows the secret: %s", verb, v, text)
+			}
+		}
+	}
+}

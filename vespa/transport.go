@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -153,4 +154,10 @@ func (t *headerTransport) CloseIdleConnections() {
 	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
 		c.CloseIdleConnections()
 	}
+}
+
+// Format hides the transport's fields (its Authorization value) from every
+// formatting verb.
+func (t *headerTransport) Format(f fmt.State, _ rune) {
+	_, _ = io.WriteString(f, "vespa.headerTransport")
 }
