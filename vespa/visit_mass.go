@@ -1,0 +1,199 @@
+package vespa
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/govespa/govespa/vespa/retries"
+)
+
+// SelectionRequest describes an update or removal of every document that
+// matches a selection ([Client.UpdateWhere], [Client.RemoveWhere]): Vespa's
+// PUT and DELETE on /document/v1 without a document ID.
+type SelectionRequest struct {
+	// Namespace and DocType limit the operation to one document type in one
+	// namespace (/document/v1/<ns>/<type>/docid). An update needs them; a
+	// removal without them covers every type (/document/v1/).
+	Namespace string
+	DocType   string
+	// Cluster is the content cluster; required.
+	Cluster string
+	// Selection is the document selection; required. "true" matches every
+	// document. Each matching document is updated or removed with the
+	// selection as its test-and-set condition, so a document changed in
+	// the meantime to no longer match is left alone.
+	Selection string
+	// Slices splits the work into this many parts, SliceIDs of which this
+	// process runs, Parallelism at a time. Zero: 1; nil: all of them; zero:
+	// min(len(SliceIDs), DefaultVisitParallelism).
+	Slices      int
+	SliceIDs    []int
+	Parallelism int
+	// Timeout is Vespa's timeout of each request. Zero: the client's
+	// default, else Vespa's 180 s.
+	Timeout time.Duration
+	// TimeChunk is how long Vespa works on each request before it answers
+	// with a continuation. Zero: Vespa's default, 60 s.
+	TimeChunk time.Duration
+}
+
+// UpdateWhere applies update to every document that req selects and returns
+// how many documents Vespa processed. update is what [Client.Update] takes:
+// an [*Update], or the update body ({"fields":{...}}) as JSON. The slices are
+// run in parallel and each follows its continuations to the end.
+//
+// Each request runs under the client's policy only (429s and connection
+// errors by default), not retries.Visit: retrying a failed request could
+// apply a non-idempotent update (an increment) twice to the documents it
+// had already updated. The first error ends the call: the other slices are
+// stopped, and the count so far is returned with that error, an [*Error]
+// for a status other than 2xx.
+func (c *Client) UpdateWhere(ctx context.Context, req SelectionRequest, update any) (int64, error) {
+	if req.Namespace == "" || req.DocType == "" {
+		return 0, errors.New("vespa: UpdateWhere: Namespace and DocType are required")
+	}
+	body, err := updateBody(update)
+	if err != nil {
+		return 0, &Error{Op: "update-where", Err: err}
+	}
+	return c.massOperation(ctx, "update-where", http.MethodPut, req, body)
+}
+
+// RemoveWhere removes every document that req selects and returns how many
+// documents Vespa removed. Slices, retries and errors are as for
+// [Client.UpdateWhere].
+func (c *Client) RemoveWhere(ctx context.Context, req SelectionRequest) (int64, error) {
+	return c.massOperation(ctx, "remove-where", http.MethodDelete, req, nil)
+}
+
+func (c *Client) massOperation(ctx context.Context, op, method string, req SelectionRequest, body []byte) (int64, error) {
+	ids, parallelism, err := checkSelectionRequest(op, &req)
+	if err != nil {
+		return 0, err
+	}
+	path := "/document/v1/"
+	if req.DocType != "" {
+		if req.Namespace == "" {
+			return 0, fmt.Errorf("vespa: %s: DocType needs a Namespace", op)
+		}
+		path += EscapePathSegment(req.Namespace) + "/" + EscapePathSegment(req.DocType) + "/docid"
+	} else if req.Namespace != "" {
+		return 0, fmt.Errorf("vespa: %s: Namespace needs a DocType", op)
+	}
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = c.timeout
+	}
+	query := func(sliceID int, cont string) string {
+		q := "cluster=" + escapeQueryValue(req.Cluster) + "&selection=" + escapeQueryValue(req.Selection)
+		if timeout > 0 {
+			q += "&timeout=" + formatTimeout(timeout)
+		}
+		if req.TimeChunk > 0 {
+			q += "&timeChunk=" + formatTimeout(req.TimeChunk)
+		}
+		if req.Slices > 1 {
+			q += "&slices=" + strconv.Itoa(req.Slices) + "&sliceId=" + strconv.Itoa(sliceID)
+		}
+		if cont != "" {
+			q += "&continuation=" + escapeQueryValue(cont)
+		}
+		return q
+	}
+
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var (
+		total    atomic.Int64
+		wg       sync.WaitGroup
+		errOnce  sync.Once
+		firstErr error
+	)
+	fail := func(err error) {
+		errOnce.Do(func() {
+			firstErr = err
+			cancel(err)
+		})
+	}
+	todo := make(chan int, len(ids))
+	for _, id := range ids {
+		todo <- id
+	}
+	close(todo)
+	for range parallelism {
+		wg.Go(func() {
+			for id := range todo {
+				cont := ""
+				for {
+					// The zero Policy outside: one attempt, see the doc comment.
+					p, err := c.fetchVisitPage(ctx, op, method, path, query(id, cont), body, timeout, noRetry)
+					if p != nil {
+						total.Add(p.count)
+					}
+					if err != nil {
+						fail(err)
+						return
+					}
+					if p.next == "" {
+						break
+					}
+					cont = p.next
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return total.Load(), firstErr
+}
+
+// checkSelectionRequest validates req and returns the slice IDs to run and
+// the parallelism.
+func checkSelectionRequest(op string, req *SelectionRequest) ([]int, int, error) {
+	switch {
+	case req.Cluster == "":
+		return nil, 0, fmt.Errorf("vespa: %s: Cluster is required", op)
+	case req.Selection == "":
+		return nil, 0, fmt.Errorf("vespa: %s: Selection is required (\"true\" selects every document)", op)
+	case req.Slices < 0 || req.Slices > maxSlices:
+		return nil, 0, fmt.Errorf("vespa: %s: Slices %d is not in [0, %d]", op, req.Slices, maxSlices)
+	case req.Parallelism < 0:
+		return nil, 0, fmt.Errorf("vespa: %s: Parallelism %d is negative", op, req.Parallelism)
+	case req.Timeout < 0 || req.TimeChunk < 0:
+		return nil, 0, fmt.Errorf("vespa: %s: Timeout and TimeChunk must not be negative", op)
+	}
+	n := max(req.Slices, 1)
+	ids := slices.Clone(req.SliceIDs)
+	if ids == nil {
+		ids = make([]int, n)
+		for i := range ids {
+			ids[i] = i
+		}
+	}
+	if len(ids) == 0 {
+		return nil, 0, fmt.Errorf("vespa: %s: SliceIDs is empty (nil means all slices)", op)
+	}
+	slices.Sort(ids)
+	for i, id := range ids {
+		if id < 0 || id >= n {
+			return nil, 0, fmt.Errorf("vespa: %s: slice ID %d is not in [0, %d)", op, id, n)
+		}
+		if i > 0 && ids[i-1] == id {
+			return nil, 0, fmt.Errorf("vespa: %s: slice ID %d is given twice", op, id)
+		}
+	}
+	parallelism := req.Parallelism
+	if parallelism == 0 {
+		parallelism = DefaultVisitParallelism
+	}
+	return ids, min(parallelism, len(ids)), nil
+}
+
+// noRetry is the zero Policy: one attempt.
+var noRetry retries.Policy

@@ -1,0 +1,240 @@
+package vespa
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/govespa/govespa/vespa/retries"
+)
+
+// This file fetches the pages of visits and of updates and removes by
+// selection: one request (pageOnce), its answer (visitPage), and the loop
+// over one slice's continuations (Visitor.fetchSlice).
+
+// slicePage is what a slice's worker hands to the visit's loop: a page of
+// documents and the continuation after it ("" when the slice is finished),
+// or the error that ended the slice.
+type slicePage struct {
+	pos  int // position of the slice in Visitor.sliceIDs
+	docs []Document
+	next string
+	err  error
+}
+
+// visitPage is the answer to one page request of a visit (documents) or of
+// an update or remove by selection (documentCount only).
+type visitPage struct {
+	Result
+	docs  []Document
+	count int64
+	next  string
+}
+
+// visitBody is the JSON of a page: {"pathId","documents","documentCount",
+// "message","continuation"}.
+type visitBody struct {
+	PathID    string `json:"pathId"`
+	Documents []struct {
+		ID     string          `json:"id"`
+		Remove string          `json:"remove"`
+		Fields json.RawMessage `json:"fields"`
+	} `json:"documents"`
+	DocumentCount int64  `json:"documentCount"`
+	Message       string `json:"message"`
+	Continuation  string `json:"continuation"`
+}
+
+// errMalformedPage is the cause of an *Error for a 2xx page whose body is
+// not a page.
+var errMalformedPage = errors.New("malformed visit response")
+
+// decodeVisitPage reads a page answer. A 2xx answer whose body is not a
+// page's JSON is an error; any other status is a result for the caller to
+// judge, with Vespa's message or an excerpt of the body.
+func decodeVisitPage(p *visitPage, status int, h http.Header, body []byte) error {
+	p.Status = status
+	if v := h.Get("Retry-After"); v != "" {
+		p.retryAfter, p.hasRetry = parseRetryAfter(v, time.Now())
+	}
+	var vb visitBody
+	err := json.Unmarshal(body, &vb)
+	if err == nil && (len(bytes.TrimSpace(body)) == 0 || bytes.TrimSpace(body)[0] != '{') {
+		err = errors.New("not a JSON object")
+	}
+	if err != nil {
+		if len(body) > 0 {
+			p.BodyExcerpt = excerpt(body)
+		}
+		if p.OK() {
+			return &Error{Status: status, Op: "visit", Path: p.Path, Message: p.BodyExcerpt, Err: errors.Join(errMalformedPage, err)}
+		}
+		return nil
+	}
+	p.PathID, p.Message, p.next, p.count = vb.PathID, vb.Message, vb.Continuation, vb.DocumentCount
+	if len(vb.Documents) > 0 {
+		p.docs = make([]Document, 0, len(vb.Documents))
+		for _, d := range vb.Documents {
+			if d.ID == "" {
+				continue // a remove entry (includeRemoves), not asked for
+			}
+			p.docs = append(p.docs, Document{ID: d.ID, Fields: d.Fields})
+		}
+	}
+	return nil
+}
+
+// pageOnce sends one visit-kind request (method on path with query and
+// body), with no retries, and reads the whole answer. A transport failure is
+// an *Error with Status 0 that keeps net/http's error, so that the retry
+// policies can tell a dropped connection.
+func (c *Client) pageOnce(ctx context.Context, op, method, path, query string, body []byte, timeout time.Duration) (*visitPage, error) {
+	if timeout <= 0 {
+		timeout = c.timeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, clientDeadline(timeout))
+	defer cancel()
+	full := c.prefix + path
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base, rd)
+	if err != nil {
+		return nil, &Error{Op: op, Path: full, Err: err}
+	}
+	req.URL.Path, req.URL.RawPath = "", ""
+	req.URL.Opaque = full
+	req.URL.RawQuery = query
+	if body != nil {
+		req.Header["Content-Type"] = jsonContentType
+	}
+	req.Header.Set("Accept", "application/json")
+	c.setFixedHeaders(req.Header)
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, &Error{Op: op, Path: full, Err: err}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, &Error{Op: op, Path: full, Err: err}
+	}
+	p := &visitPage{Result: Result{Path: full}}
+	if err := decodeVisitPage(p, resp.StatusCode, resp.Header, data); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// fetchVisitPage gets one page under retries.Visit on top of the client's
+// policy: the inner policy sees the raw answer (and retries 429s and
+// connection errors by default); a page with another status than 2xx then
+// becomes an *Error, which retries.Visit retries when its status is 400 or
+// more.
+func (c *Client) fetchVisitPage(ctx context.Context, op, method, path, query string, body []byte, timeout time.Duration, outer retries.Policy) (*visitPage, error) {
+	return retries.Run(ctx, outer, func(ctx context.Context) (*visitPage, error) {
+		p, err := retries.Run(ctx, c.policy, func(ctx context.Context) (*visitPage, error) {
+			return c.pageOnce(ctx, op, method, path, query, body, timeout)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if err := ErrorFromResult(&p.Result, op); err != nil {
+			return p, err
+		}
+		return p, nil
+	})
+}
+
+// query returns the query string of a page request of slice sliceID that
+// continues from cont.
+func (v *Visitor) query(sliceID int, cont string) string {
+	r := &v.req
+	var b []byte
+	add := func(key, value string) {
+		if len(b) > 0 {
+			b = append(b, '&')
+		}
+		b = append(b, key...)
+		b = append(b, '=')
+		b = append(b, escapeQueryValue(value)...)
+	}
+	if r.Cluster != "" {
+		add("cluster", r.Cluster)
+	}
+	if v.selection != "" {
+		add("selection", v.selection)
+	}
+	if r.FieldSet != "" {
+		add("fieldSet", r.FieldSet)
+	}
+	if r.WantedDocumentCount > 0 {
+		add("wantedDocumentCount", strconv.Itoa(r.WantedDocumentCount))
+	}
+	if r.Concurrency > 0 {
+		add("concurrency", strconv.Itoa(r.Concurrency))
+	}
+	if t := v.timeout(); t > 0 {
+		add("timeout", formatTimeout(t))
+	}
+	if r.TensorFormat != "" {
+		add("format.tensors", r.TensorFormat)
+	}
+	if v.progress.slices > 1 {
+		add("slices", strconv.Itoa(v.progress.slices))
+		add("sliceId", strconv.Itoa(sliceID))
+	}
+	if cont != "" {
+		add("continuation", cont)
+	}
+	return string(b)
+}
+
+func (v *Visitor) timeout() time.Duration {
+	if v.req.Timeout > 0 {
+		return v.req.Timeout
+	}
+	return v.c.timeout
+}
+
+// fetchSlice fetches the pages of the slice at position pos from cont on
+// and sends them to out, until the slice is finished (true), a page fails
+// (the error is sent; false) or ctx ends (false).
+func (v *Visitor) fetchSlice(ctx context.Context, pos int, cont string, out chan<- *slicePage) bool {
+	id := v.sliceIDs[pos]
+	for {
+		p, err := v.c.fetchVisitPage(ctx, "visit", http.MethodGet, v.path, v.query(id, cont), nil, v.timeout(), retries.Visit)
+		sp := &slicePage{pos: pos, err: err}
+		if err == nil {
+			sp.docs, sp.next = p.docs, p.next
+		}
+		select {
+		case out <- sp:
+		case <-ctx.Done():
+			return false
+		}
+		if err != nil {
+			return false
+		}
+		if p.next == "" {
+			return true
+		}
+		// An empty page with a continuation is not the end: go on.
+		cont = p.next
+	}
+}
+
+// escapeQueryValue escapes a query value with %20 for spaces (a literal '+'
+// becomes %2B), which both form decoding and plain percent-decoding read
+// back the same.
+func escapeQueryValue(s string) string {
+	return strings.ReplaceAll(url.QueryEscape(s), "+", "%20")
+}
