@@ -34,6 +34,46 @@ func ExampleRetrying() {
 	// Output: [0.1 0.2 0.3] <nil> after 3 calls
 }
 
+// Query the emulator with a query vector embedded on the client side. The
+// documents were fed with vectors from the same embedder (see feedAndSearch
+// in emulator_test.go: ModelConfig.FillEmbedding on a schema generated with
+// EmbeddingField{Fed: true}).
+func ExampleModelConfig_NearestNeighborQuery() {
+	ctx := context.Background()
+	qc, closeAll, err := feedAndSearch(ctx) // emulator, schema, three documents
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer closeAll()
+
+	embedder, err := models.Retrying(toyEmbedder) // survive a flaky provider
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	req, err := toyConfig().NearestNeighborQuery(ctx, embedder, "my cat and her kitten met a puppy", models.VectorQuery{
+		TargetHits: 2, // the two nearest documents
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(req.YQL)
+	res, err := qc.Search(ctx, req)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, h := range res.Hits {
+		fmt.Println(h.ID)
+	}
+	// Output:
+	// select * from sources * where ({targetHits: 2}nearestNeighbor(embedding, q))
+	// id:test:doc::1
+	// id:test:doc::2
+}
+
 // Invalid options are rejected when the wrapper is built.
 func ExampleRetrying_invalid() {
 	noop := models.EmbedFunc(func(context.Context, string) ([]float32, error) { return nil, nil })

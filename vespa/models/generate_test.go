@@ -116,6 +116,7 @@ func TestSchemaSnippets_Golden(t *testing.T) {
 		{"e5-small-v2", models.E5SmallV2(), models.EmbeddingField{}, models.RankProfile{}},
 		{"nomic-binary", binary, models.EmbeddingField{Name: "bits", From: []string{"title", "body"}, MaxLinksPerNode: 32},
 			models.RankProfile{Field: "bits", TextFields: []string{"title", "body"}, Fusion: models.FusionRRF}},
+		{"minilm-fed", models.AllMiniLML6V2(), models.EmbeddingField{Fed: true}, models.RankProfile{}},
 		{"arctic-bfloat16-exact", bf16, models.EmbeddingField{Exact: true},
 			models.RankProfile{QueryInput: "qv", RerankCount: 200, Fusion: models.FusionRRF}},
 	} {
@@ -141,6 +142,7 @@ func TestSchemaField_RejectsBadNames(t *testing.T) {
 	c := models.E5SmallV2()
 	for _, f := range []models.EmbeddingField{
 		{Name: "bad-name"}, {From: []string{"text", "x y"}}, {Name: "1st"}, {MaxLinksPerNode: -1},
+		{Fed: true, From: []string{"text"}},
 	} {
 		if _, err := c.SchemaField(f); !errors.Is(err, models.ErrInvalidConfig) {
 			t.Errorf("SchemaField(%+v) = %v, want ErrInvalidConfig", f, err)

@@ -16,6 +16,12 @@ type EmbeddingField struct {
 	// From lists the document fields whose text is embedded, joined with a
 	// space; empty: ["text"].
 	From []string
+	// Fed declares a field whose vectors the application computes and feeds
+	// with the documents (client-side embedding, see
+	// [ModelConfig.FillEmbedding]) instead of Vespa embedding From: the field
+	// then belongs inside the schema's document block, with indexing
+	// "attribute | index". From must be empty.
+	Fed bool
 	// Exact leaves out the HNSW index: nearestNeighbor then searches exactly
 	// (brute force), which suits small or heavily filtered corpora.
 	Exact bool
@@ -77,7 +83,8 @@ func orDefault(s, def string) string {
 
 // SchemaField returns the schema field that embeds document text with this
 // model, for the schema block outside "document" (the field is synthetic: it
-// is computed from document fields), such as
+// is computed from document fields), or with Fed, the document field that
+// holds vectors fed by the application. The first looks like
 //
 //	field embedding type tensor<float>(x[384]) {
 //	    indexing: input text | embed e5_small_v2 | attribute | index
@@ -100,12 +107,15 @@ func (c ModelConfig) SchemaField(f EmbeddingField) (string, error) {
 		return "", err
 	}
 	name := orDefault(f.Name, "embedding")
+	if err := checkIdent("field name", name); err != nil {
+		return "", err
+	}
+	if f.Fed && len(f.From) > 0 {
+		return "", fmt.Errorf("%w: a fed embedding field takes no From fields, got %v", ErrInvalidConfig, f.From)
+	}
 	from := f.From
 	if len(from) == 0 {
 		from = []string{"text"}
-	}
-	if err := checkIdent("field name", name); err != nil {
-		return "", err
 	}
 	inputs := make([]string, len(from))
 	for i, s := range from {
@@ -120,6 +130,9 @@ func (c ModelConfig) SchemaField(f EmbeddingField) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "field %s type %s {\n", name, c.TensorType())
 	indexing := strings.Join(inputs, ` . " " . `) + " | embed " + c.Component() + " | attribute"
+	if f.Fed {
+		indexing = "attribute"
+	}
 	if !f.Exact {
 		indexing += " | index"
 	}
