@@ -1,0 +1,257 @@
+package cloud
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// fixtureDir holds the real Vespa exchanges shared by the project.
+const fixtureDir = "../../../shared/vespa-fixtures"
+
+type fixture struct {
+	Name    string `json:"name"`
+	Request struct {
+		Method   string `json:"method"`
+		Path     string `json:"path"`
+		RawQuery string `json:"raw_query"`
+	} `json:"request"`
+	Status       int             `json:"status"`
+	ResponseBody json.RawMessage `json:"response_body"`
+	ResponseRaw  string          `json:"response_body_raw"`
+}
+
+func (f fixture) body() []byte {
+	if f.ResponseRaw != "" {
+		return []byte(f.ResponseRaw)
+	}
+	return f.ResponseBody
+}
+
+func loadFixtures(t *testing.T, file string) map[string]fixture {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(fixtureDir, file))
+	if errors.Is(err, os.ErrNotExist) {
+		t.Skipf("fixtures not present: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []fixture
+	if err := json.Unmarshal(data, &list); err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]fixture{}
+	for _, f := range list {
+		m[f.Name] = f
+	}
+	return m
+}
+
+// replay serves one fixture's reply to any request and records the request.
+func replay(t *testing.T, f fixture, got *http.Request) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		*got = *r.Clone(r.Context())
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(f.Status)
+		w.Write(f.body())
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func fixtureClient(t *testing.T, app ApplicationID, url string) *Client {
+	t.Helper()
+	key, _ := GenerateAPIKey()
+	c, err := NewClient(app, WithEndpoint(url), WithAPIKey(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func testPackage(t *testing.T) *Package {
+	t.Helper()
+	p, err := NewPackageFS(fstest.MapFS{"services.xml": {Data: []byte("<services/>")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func checkRequest(t *testing.T, f fixture, got *http.Request) {
+	t.Helper()
+	if got.Method != f.Request.Method || got.URL.Path != f.Request.Path {
+		t.Errorf("sent %s %s, fixture %s %s", got.Method, got.URL.Path, f.Request.Method, f.Request.Path)
+	}
+}
+
+func TestFixtures_Cloud(t *testing.T) {
+	fx := loadFixtures(t, "cloud.json")
+	ctx := t.Context()
+
+	t.Run("deploy", func(t *testing.T) {
+		f := fx["cloud-deploy-dev-accepted"]
+		var got http.Request
+		c := fixtureClient(t, ApplicationID{"tenant1", "application1", "otheruser"}, replay(t, f, &got).URL)
+		run, err := c.Deploy(ctx, Zone{"dev", "us-east-1"}, testPackage(t), DeployOptions{SkipCertificateCheck: true})
+		if err != nil || run.ID != 1 || !strings.HasPrefix(run.Message, "Deployment started in run 1") {
+			t.Fatalf("Deploy = %+v, %v", run, err)
+		}
+		checkRequest(t, f, &got)
+	})
+
+	t.Run("run log paging", func(t *testing.T) {
+		first, err := decodeRunDetails(fx["cloud-run-status-running-with-log"].body())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !first.Active || first.Status != RunStatusRunning || first.LastID != 8 || len(first.Log) != 9 {
+			t.Errorf("first part: active %v status %s lastId %d, %d entries", first.Active, first.Status, first.LastID, len(first.Log))
+		}
+		// Entries at 0 keep their step order; the copyVespaLogs entry (at a
+		// later time) comes last.
+		if first.Log[0].Step != "deployReal" || first.Log[4].Step != "installReal" || first.Log[8].Step != "copyVespaLogs" {
+			t.Errorf("order: %+v", first.Log)
+		}
+		if first.Steps["installReal"] != "unfinished" {
+			t.Errorf("steps %v", first.Steps)
+		}
+		f := fx["cloud-run-status-success-after"]
+		var got http.Request
+		c := fixtureClient(t, ApplicationID{"tenant", "application", "default"}, replay(t, f, &got).URL)
+		d, err := c.RunDetails(ctx, Zone{"dev", "us-east-1"}, 1, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRequest(t, f, &got)
+		if got.URL.RawQuery != f.Request.RawQuery {
+			t.Errorf("query %q, fixture %q", got.URL.RawQuery, f.Request.RawQuery)
+		}
+		if d.Active || !d.Status.Succeeded() || d.LastID != 12 || len(d.Log) != 4 || d.Log[3].Message != "Installation succeeded!" {
+			t.Errorf("second part: %+v", d)
+		}
+	})
+
+	t.Run("endpoints", func(t *testing.T) {
+		f := fx["cloud-deployment-endpoints"]
+		var got http.Request
+		c := fixtureClient(t, ApplicationID{"scoober", "albums", "default"}, replay(t, f, &got).URL)
+		eps, err := c.Endpoints(ctx, Zone{"prod", "aws-us-east-1c"}, EndpointFilter{AuthMethod: AuthMTLS})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRequest(t, f, &got)
+		if len(eps) != 1 || eps[0].URL != "https://albums.scoober.aws-us-east-1c.public.vespa.oath.cloud/" || eps[0].Scope != "zone" || eps[0].Cluster != "default" {
+			t.Errorf("endpoints %+v (an endpoint without authMethod is mtls)", eps)
+		}
+	})
+
+	t.Run("delete", func(t *testing.T) {
+		f := fx["cloud-deactivate-dev"]
+		var got http.Request
+		c := fixtureClient(t, ApplicationID{"tenant1", "application1", "otheruser"}, replay(t, f, &got).URL)
+		msg, err := c.Delete(ctx, Zone{"dev", "us-east-1"})
+		if err != nil || msg != "Deactivated tenant1.application1.otheruser in dev.us-east-1" {
+			t.Errorf("Delete = %q, %v", msg, err)
+		}
+		checkRequest(t, f, &got)
+	})
+
+	t.Run("access denied", func(t *testing.T) {
+		f := fx["cloud-access-denied-403"]
+		var got http.Request
+		c := fixtureClient(t, ApplicationID{"tenant1", "application1", "otheruser"}, replay(t, f, &got).URL)
+		_, err := c.Delete(ctx, Zone{"dev", "us-east-1"})
+		var e *Error
+		if !errors.As(err, &e) || e.Status != 403 || e.Message != "Access denied" || !errors.Is(err, ErrUnauthorized) {
+			t.Errorf("Delete = %v", err)
+		}
+	})
+
+	t.Run("submit", func(t *testing.T) {
+		f := fx["cloud-submit-accepted"]
+		var got http.Request
+		c := fixtureClient(t, ApplicationID{"tenant1", "application1", "instance1"}, replay(t, f, &got).URL)
+		s, err := c.Submit(ctx, testPackage(t), testPackage(t), SubmitOptions{Commit: "d00d"})
+		if err != nil || s.Build != 0 || !strings.HasPrefix(s.Message, "Application package version: 1.0.43-d00d") {
+			t.Errorf("Submit = %+v, %v", s, err)
+		}
+		if got.URL.Path != "/application/v4/tenant/tenant1/application/application1/submit" {
+			t.Errorf("path %s (submit is per application, not instance)", got.URL.Path)
+		}
+	})
+
+	t.Run("submit hash mismatch", func(t *testing.T) {
+		f := fx["cloud-submit-hash-mismatch-400"]
+		var got http.Request
+		c := fixtureClient(t, ApplicationID{"tenant1", "application1", "instance1"}, replay(t, f, &got).URL)
+		_, err := c.Submit(ctx, testPackage(t), nil, SubmitOptions{})
+		var e *Error
+		if !errors.As(err, &e) || e.Code != "BAD_REQUEST" || e.Message != "Value of X-Content-Hash header does not match computed content hash" {
+			t.Errorf("Submit = %v", err)
+		}
+	})
+}
+
+func TestFixtures_Deploy(t *testing.T) {
+	fx := loadFixtures(t, "deploy.json")
+	for _, c := range []struct {
+		name      string
+		id        int64
+		wantErr   error
+		code, msg string
+	}{
+		{name: "prepareandactivate-multipart-200", id: 2},
+		{name: "prepareandactivate-activation-failed-200", id: 3, wantErr: ErrNotActivated, msg: "activation failed: host still booting"},
+		{name: "prepareandactivate-bad-zip-400", wantErr: ErrBadRequest, code: "BAD_REQUEST", msg: "services.xml does not exist"},
+		{name: "prepareandactivate-lb-not-ready-409", wantErr: ErrConflict, code: "LOAD_BALANCER_NOT_READY", msg: "Unable to create load balancer"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := fx[c.name]
+			var got http.Request
+			cs, err := NewConfigServer(replay(t, f, &got).URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := cs.Deploy(t.Context(), testPackage(t), ConfigDeployParams{})
+			if got.Method != "POST" || got.URL.Path != "/application/v2/tenant/default/prepareandactivate" || got.Header.Get("Content-Type") != "application/zip" {
+				t.Errorf("sent %s %s %s", got.Method, got.URL.Path, got.Header.Get("Content-Type"))
+			}
+			if c.wantErr == nil {
+				if err != nil || s.ID != c.id || !s.Activated || s.Actions.Restart == nil {
+					t.Errorf("Deploy = %+v, %v", s, err)
+				}
+				return
+			}
+			if !errors.Is(err, c.wantErr) || !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("Deploy error %v, want %v containing %q", err, c.wantErr, c.msg)
+			}
+			var e *Error
+			if c.code != "" && (!errors.As(err, &e) || e.Code != c.code) {
+				t.Errorf("error code of %v, want %s", err, c.code)
+			}
+			if c.id != 0 && (s == nil || s.ID != c.id || s.Activated) {
+				t.Errorf("session %+v", s)
+			}
+		})
+	}
+	t.Run("session-id is a string", func(t *testing.T) {
+		s, err := decodeSession(fx["session-create-200"].body())
+		if err != nil || s.ID != 2 {
+			t.Errorf("decodeSession = %+v, %v", s, err)
+		}
+		if _, err := decodeSession([]byte(`{"session-id":3}`)); err == nil {
+			t.Error("a numeric session-id decoded")
+		}
+	})
+}
