@@ -20,7 +20,9 @@ type EmbeddingField struct {
 	// with the documents (client-side embedding, see
 	// [ModelConfig.FillEmbedding]) instead of Vespa embedding From: the field
 	// then belongs inside the schema's document block, with indexing
-	// "attribute | index". From must be empty.
+	// "attribute | index". From must be empty. Unless DistanceMetric is set,
+	// a fed field uses angular rather than prenormalized-angular, since the
+	// application's vectors need not be unit length.
 	Fed bool
 	// Exact leaves out the HNSW index: nearestNeighbor then searches exactly
 	// (brute force), which suits small or heavily filtered corpora.
@@ -138,7 +140,13 @@ func (c ModelConfig) SchemaField(f EmbeddingField) (string, error) {
 	}
 	fmt.Fprintf(&b, "    indexing: %s\n", indexing)
 	b.WriteString("    attribute {\n")
-	fmt.Fprintf(&b, "        distance-metric: %s\n", c.Distance())
+	metric := c.Distance()
+	if f.Fed && c.DistanceMetric == "" && metric == DistancePrenormalizedAngular {
+		// Normalize describes Vespa's embedder; fed vectors may not be unit
+		// length, and prenormalized-angular would then rank wrongly.
+		metric = DistanceAngular
+	}
+	fmt.Fprintf(&b, "        distance-metric: %s\n", metric)
 	b.WriteString("    }\n")
 	if !f.Exact {
 		links, explore := f.MaxLinksPerNode, f.NeighborsToExploreAtInsert
