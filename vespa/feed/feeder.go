@@ -12,8 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/govespa/govespa/vespa/retries"
 	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/retries"
 )
 
 // Feeder feeds document operations to Vespa asynchronously, many in flight at

@@ -1,0 +1,102 @@
+package feed_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/feed"
+	"github.com/govespa/govespa/vespa/vespatest"
+)
+
+// Feeding a JSONL feed file to an emulator, reporting the bad line.
+func ExampleFeeder_FeedReader() {
+	srv := vespatest.NewServer()
+	defer srv.Close()
+	client, err := vespa.NewClient(srv.URL(), vespa.WithHTTPVersion(vespa.HTTP2))
+	if err != nil {
+		panic(err)
+	}
+	defer client.Close()
+
+	f, err := feed.New(client, feed.Config{
+		Connections: 2, // two HTTP/2 connections
+		// OnOutcome runs on feeder goroutines, concurrently; this one only
+		// prints failures, of which there is one.
+		OnOutcome: func(_ context.Context, o feed.Outcome) {
+			if !o.OK() {
+				fmt.Printf("line %d failed: %v\n", o.Operation.Line, o.Err)
+			}
+		},
+	})
+	if err != nil {
+		panic(err)
+	}
+	file := `{"put": "id:mynamespace:music::a", "fields": {"title": "A"}}
+{"put": "id:mynamespace:music::b", "fields": {"title": "B"}
+{"update": "id:mynamespace:music::a", "fields": {"title": {"assign": "A2"}}}
+{"remove": "id:mynamespace:music::c"}
+`
+	if err := f.FeedReader(context.Background(), "music.jsonl", strings.NewReader(file)); err != nil {
+		panic(err)
+	}
+	if err := f.Close(context.Background()); err != nil {
+		panic(err)
+	}
+	s := f.Stats()
+	fmt.Printf("%d operations, %d succeeded, %d failed\n", s.Operations, s.Succeeded, s.Failed)
+	doc, _ := srv.Document("id:mynamespace:music::a")
+	fmt.Println(string(doc))
+	// Output:
+	// line 2 failed: feed: music.jsonl:line 2 (byte 61): operation not closed before the next one starts
+	// 4 operations, 3 succeeded, 1 failed
+	// {"title":"A2"}
+}
+
+// Enqueuing single operations and waiting for them with Close.
+func ExampleFeeder_Close() {
+	srv := vespatest.NewServer()
+	defer srv.Close()
+	client, err := vespa.NewClient(srv.URL())
+	if err != nil {
+		panic(err)
+	}
+	defer client.Close()
+	f, err := feed.New(client, feed.Config{})
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	for i := range 100 {
+		id := vespa.MustParseDocumentID(fmt.Sprintf("id:mynamespace:music::%d", i))
+		if err := f.Put(ctx, id, []byte(fmt.Sprintf(`{"year": %d}`, 1900+i))); err != nil {
+			panic(err)
+		}
+	}
+	if err := f.Close(ctx); err != nil { // waits for all 100
+		panic(err)
+	}
+	fmt.Println(f.Stats().Succeeded, srv.DocumentCount())
+	// Output: 100 100
+}
+
+// Reading a feed file without feeding it.
+func ExampleReader() {
+	r := feed.NewReader(strings.NewReader(`[
+  {"put": "id:ns:music::1", "fields": {"n": 1}},
+  {"update": "id:ns:music::1", "create": true, "fields": {"n": {"increment": 1}}},
+  {"remove": "id:ns:music::2", "condition": "music.n > 0"}
+]`), feed.ReaderConfig{Source: "ops.json"})
+	for op, err := range r.All() {
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(op.Line, op.Kind, op.ID, string(op.Fields), op.Condition, op.Create)
+	}
+	// Output:
+	// 2 put id:ns:music::1 {"n": 1}  false
+	// 3 update id:ns:music::1 {"n": {"increment": 1}}  true
+	// 4 remove id:ns:music::2  music.n > 0 false
+}

@@ -1,0 +1,109 @@
+package feed
+
+import (
+	"testing"
+	"time"
+)
+
+// fakeClock is a clock the test moves.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time { return c.t }
+
+func newTestThrottler(min, max int, rnd float64) (*throttler, *fakeClock) {
+	clk := &fakeClock{t: time.Unix(0, 0)}
+	t := newThrottler(min, max)
+	t.now = clk.now
+	t.start = clk.t
+	t.rand = func() float64 { return rnd }
+	return t, clk
+}
+
+// simulate runs the throttler against a server whose throughput (per
+// second) at a given in-flight count is tp, for rounds samples, and returns
+// the limits it chose.
+func simulate(t *throttler, clk *fakeClock, tp func(inflight int) float64, rounds int) []int {
+	var limits []int
+	for range rounds {
+		l := t.limit()
+		// Send until the throttler samples: it resets sent to 0.
+		for i := 0; i < 1_000_000; i++ {
+			clk.t = clk.t.Add(time.Millisecond)
+			t.ok.Add(int64(tp(l) / 1000)) // the successes of this millisecond
+			t.sentOne()
+			if t.sent == 0 {
+				break
+			}
+		}
+		limits = append(limits, t.limit())
+	}
+	return limits
+}
+
+func TestThrottler_StartsAtMinAndStaysInBounds(t *testing.T) {
+	th, clk := newTestThrottler(16, 1024, 0.99)
+	if th.limit() != 16 {
+		t.Fatalf("starts at %d, want 16", th.limit())
+	}
+	for _, l := range simulate(th, clk, func(n int) float64 { return float64(n) * 1000 }, 60) {
+		if l < 16 || l > 1024 {
+			t.Fatalf("limit %d out of [16, 1024]", l)
+		}
+	}
+}
+
+func TestThrottler_ClimbsWhileThroughputGrows(t *testing.T) {
+	th, clk := newTestThrottler(16, 1024, 0.5)
+	// Throughput grows with in flight up to 400, then stays flat.
+	limits := simulate(th, clk, func(n int) float64 { return float64(min(n, 400)) * 1000 }, 150)
+	if last := limits[len(limits)-1]; last < 200 {
+		t.Errorf("limit ended at %d, want it to have climbed towards 400 (limits %v)", last, limits[:20])
+	}
+}
+
+// The case the Go CLI's port gets wrong: when the best measured bucket is
+// the lowest of several, the target must move near it, not jump above it.
+func TestThrottler_DoesNotJumpUpWhenTheLowestBucketIsBest(t *testing.T) {
+	th, _ := newTestThrottler(16, 4096, 0) // rand 0: the random step is its lowest, 0.84·best − 1
+	lo, hi := th.bucketOf(64), th.bucketOf(1024)
+	th.throughputs[lo] = 10000 // best by far
+	th.throughputs[hi] = 100
+	got := th.choose(1024)
+	best := th.inflightOf(float64(lo))
+	if want := int64(0.84*best - 1); got != want {
+		t.Errorf("target %d, want the random step %d near the best %.0f", got, want, best)
+	}
+	if jump := int64(1 + th.inflightOf(float64(lo+1))); got >= jump {
+		t.Errorf("target %d jumped to the bucket above the lowest (%d)", got, jump)
+	}
+}
+
+func TestThrottler_JumpsUpWhenTheHighestBucketIsBest(t *testing.T) {
+	th, _ := newTestThrottler(16, 4096, 0)
+	lo, hi := th.bucketOf(64), th.bucketOf(1024)
+	th.throughputs[lo] = 100
+	th.throughputs[hi] = 10000
+	got := th.choose(1024)
+	if want := int64(1 + th.inflightOf(float64(hi+1))); got != want {
+		t.Errorf("target %d, want the next bucket up, %d", got, want)
+	}
+}
+
+func TestThrottler_BacksOffWhenThrottled(t *testing.T) {
+	th, _ := newTestThrottler(16, 1024, 0.5)
+	th.target.Store(800)
+	th.throttled(600)
+	if l := th.limit(); l != 300 {
+		t.Errorf("limit after a 429 with 600 in flight is %d, want 300", l)
+	}
+	th.throttled(10)
+	if l := th.limit(); l != 16 {
+		t.Errorf("limit %d, want the minimum 16", l)
+	}
+	for range 100 {
+		th.success()
+	}
+	if l := th.limit(); l != 26 {
+		t.Errorf("limit after 100 successes is %d, want 16 + 10", l)
+	}
+}
