@@ -186,11 +186,12 @@ func TestValidate_503UntilAttemptsRunOut(t *testing.T) {
 // hostDialer returns a client whose connections all go to the loopback
 // server at addr, whatever the host name in the URL, so that tests can use
 // several host names without DNS.
-func hostDialer(addr string) *http.Client {
+func hostDialer(t *testing.T, addr string) *http.Client {
 	tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
 		var d net.Dialer
 		return d.DialContext(ctx, network, addr)
 	}}
+	t.Cleanup(tr.CloseIdleConnections)
 	return &http.Client{Transport: tr}
 }
 
@@ -216,7 +217,7 @@ func TestValidate_TokenOnlyToHuggingFaceHosts(t *testing.T) {
 	c.ModelURL = "http://hub.hf.test:" + port + "/redirect-away"
 	c.TokenizerURL = "http://other.example.test:" + port + "/redirect-to-hf"
 	err := c.Validate(t.Context(), models.WithHuggingFaceToken(token), models.WithHuggingFaceHosts(isHF),
-		models.WithValidationHTTPClient(hostDialer(u.Host)), models.WithValidationLogger(logger))
+		models.WithValidationHTTPClient(hostDialer(t, u.Host)), models.WithValidationLogger(logger))
 	if err != nil {
 		t.Fatalf("Validate: %v", err)
 	}
@@ -252,7 +253,7 @@ func TestValidate_TokenFromEnvironmentNeverInErrors(t *testing.T) {
 	c.ModelURL = "http://huggingface.co:" + u.Port() + "/private/model.onnx"
 	c.TokenizerURL = ""
 	c.TokenizerPath = "tokenizer.json"
-	err := c.Validate(t.Context(), models.WithValidationHTTPClient(hostDialer(u.Host)))
+	err := c.Validate(t.Context(), models.WithValidationHTTPClient(hostDialer(t, u.Host)))
 	var ue *models.URLError
 	if !errors.As(err, &ue) || ue.Status != 401 {
 		t.Fatalf("Validate = %v, want a 401 URLError", err)
