@@ -1,0 +1,156 @@
+// Command deploy deploys a Vespa application package, to a self-hosted config
+// server or to a Vespa Cloud dev or perf zone, and waits until it serves.
+//
+// Self-hosted:
+//
+//	go run ./examples/deploy -config-server http://localhost:19071 my-app
+//
+// Vespa Cloud, streaming the run's log:
+//
+//	go run ./examples/deploy -tenant T -application A [-instance I] \
+//		-zone dev.aws-us-east-1c -api-key-file ~/.vespa/T.api-key.pem my-app
+//
+// -endpoint overrides the control-plane URL (for example to target
+// vespatest's CloudServer). The exit status is 1 when the deployment fails,
+// 2 for usage errors.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/govespa/govespa/vespa/cloud"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// options are the command's flags.
+type options struct {
+	configServer, tenant, application, instance, zone, apiKeyFile, endpoint, vespaVersion string
+	timeout, poll                                                                         time.Duration
+	dir                                                                                   string
+}
+
+// run parses args and deploys; it returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("deploy", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o options
+	fs.StringVar(&o.configServer, "config-server", "", "URL of a self-hosted config server, such as http://localhost:19071")
+	fs.StringVar(&o.tenant, "tenant", "", "Vespa Cloud tenant")
+	fs.StringVar(&o.application, "application", "", "Vespa Cloud application")
+	fs.StringVar(&o.instance, "instance", "default", "Vespa Cloud instance")
+	fs.StringVar(&o.zone, "zone", cloud.DefaultDevZone.String(), "Vespa Cloud dev or perf zone")
+	fs.StringVar(&o.apiKeyFile, "api-key-file", "", "Vespa Cloud API key (PEM); default $VESPA_CLI_API_KEY_FILE")
+	fs.StringVar(&o.endpoint, "endpoint", cloud.DefaultEndpoint, "Vespa Cloud control-plane URL")
+	fs.StringVar(&o.vespaVersion, "vespa-version", "", "pin the Vespa version (Vespa Cloud only)")
+	fs.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long")
+	fs.DurationVar(&o.poll, "poll", cloud.DefaultPollInterval, "how often to poll while waiting")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage:\n  deploy -config-server URL [flags] DIR\n  deploy -tenant T -application A [-instance I] [-zone Z] -api-key-file F [flags] DIR\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	o.dir = fs.Arg(0)
+	if o.apiKeyFile == "" {
+		o.apiKeyFile = os.Getenv("VESPA_CLI_API_KEY_FILE")
+	}
+	if (o.configServer == "") == (o.tenant == "" && o.application == "") {
+		fmt.Fprintln(stderr, "deploy: give either -config-server or -tenant and -application")
+		fs.Usage()
+		return 2
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+
+	pkg, err := cloud.NewPackage(o.dir)
+	if err != nil {
+		fmt.Fprintln(stderr, "deploy:", err)
+		return 1
+	}
+	if o.configServer != "" {
+		err = deploySelfHosted(ctx, o, pkg, stdout)
+	} else {
+		err = deployCloud(ctx, o, pkg, stdout)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "deploy:", err)
+		return 1
+	}
+	return 0
+}
+
+// deploySelfHosted deploys pkg to a config server and waits for it.
+func deploySelfHosted(ctx context.Context, o options, pkg *cloud.Package, stdout io.Writer) error {
+	cs, err := cloud.NewConfigServer(o.configServer, cloud.WithPollInterval(o.poll))
+	if err != nil {
+		return err
+	}
+	s, err := cs.DeployAndWait(ctx, pkg, cloud.ConfigDeployParams{})
+	if s != nil {
+		for _, l := range s.Log {
+			fmt.Fprintf(stdout, "%-7s %s\n", l.Level, l.Message)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s\nsession %d converged and the containers are up\n", s.Message, s.ID)
+	return nil
+}
+
+// deployCloud deploys pkg to a Vespa Cloud zone and streams the run's log.
+func deployCloud(ctx context.Context, o options, pkg *cloud.Package, stdout io.Writer) error {
+	zone, err := cloud.ParseZone(o.zone)
+	if err != nil {
+		return err
+	}
+	if o.apiKeyFile == "" {
+		return errors.New("-api-key-file is required for Vespa Cloud")
+	}
+	c, err := cloud.NewClient(cloud.ApplicationID{Tenant: o.tenant, Application: o.application, Instance: o.instance},
+		cloud.WithEndpoint(o.endpoint), cloud.WithAPIKeyFile(o.apiKeyFile), cloud.WithPollInterval(o.poll))
+	if err != nil {
+		return err
+	}
+	r, err := c.Deploy(ctx, zone, pkg, cloud.DeployOptions{VespaVersion: o.vespaVersion})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, r.Message)
+	res, err := c.FollowRun(ctx, r, func(e cloud.LogEntry) {
+		fmt.Fprintf(stdout, "[%s] %-7s %s\n", e.At.UTC().Format("15:04:05"), e.Type, e.Message)
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "run %d of %s ended with status %s\n", r.ID, zone.Job(), res.Status)
+	eps, err := c.Endpoints(ctx, zone, cloud.EndpointFilter{})
+	if err != nil {
+		return err
+	}
+	for _, e := range eps {
+		fmt.Fprintf(stdout, "endpoint %s (cluster %s, %s)\n", e.URL, e.Cluster, e.AuthMethod)
+	}
+	return nil
+}
