@@ -1,0 +1,338 @@
+// Command feed feeds Vespa feed files (JSONL or a JSON array) to a Vespa
+// endpoint with the govespa feeder, and prints a JSON summary on stdout.
+//
+//	go run ./examples/feed [flags] FILE...
+//
+// "-" reads standard input. The exit status is 0 when every operation
+// succeeded, 1 when any failed, and 2 on bad usage or unreadable input.
+// A progress bar is drawn on stderr when it is a terminal.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/feed"
+)
+
+// Exit statuses.
+const (
+	exitOK       = 0
+	exitFailed   = 1
+	exitBadUsage = 2
+)
+
+// maxFailures is how many failures the summary lists.
+const maxFailures = 100
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// options are the command's flags.
+type options struct {
+	endpoint      string
+	connections   int
+	maxInflight   int
+	compression   string
+	timeout       time.Duration
+	route         string
+	journal       string
+	token         string
+	cert, key, ca string
+	insecure      bool
+	http1         bool
+	stopOnBadLine bool
+	files         []string
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("feed", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: feed [flags] FILE...   (\"-\" reads stdin)\n\n")
+		fs.PrintDefaults()
+	}
+	defEndpoint := os.Getenv("VESPA_ENDPOINT")
+	if defEndpoint == "" {
+		defEndpoint = "http://localhost:8080"
+	}
+	fs.StringVar(&o.endpoint, "endpoint", defEndpoint, "Vespa container `URL` (default $VESPA_ENDPOINT, else http://localhost:8080)")
+	fs.IntVar(&o.connections, "connections", feed.DefaultConnections, "number of HTTP connections")
+	fs.IntVar(&o.maxInflight, "max-inflight", 0, "most operations in flight (0: 128 per connection)")
+	fs.StringVar(&o.compression, "compression", "auto", "request compression: auto, none or gzip")
+	fs.DurationVar(&o.timeout, "timeout", feed.DefaultOperationTimeout, "deadline of each operation, retries included")
+	fs.StringVar(&o.route, "route", "", "document route (default: Vespa's)")
+	fs.StringVar(&o.journal, "journal", "", "resume journal `file`: acknowledged operations are recorded, and skipped when run again")
+	fs.StringVar(&o.token, "token", os.Getenv("VESPA_CLI_DATA_PLANE_TOKEN"), "data-plane token (default $VESPA_CLI_DATA_PLANE_TOKEN)")
+	fs.StringVar(&o.cert, "cert", "", "client certificate `file` (PEM) for mutual TLS")
+	fs.StringVar(&o.key, "key", "", "client private key `file` (PEM) for mutual TLS")
+	fs.StringVar(&o.ca, "ca-cert", "", "CA certificate `file` (PEM) to verify the server")
+	fs.BoolVar(&o.insecure, "insecure", false, "skip server certificate verification (tests only)")
+	fs.BoolVar(&o.http1, "http1", false, "use HTTP/1.1 instead of HTTP/2")
+	fs.BoolVar(&o.stopOnBadLine, "stop-on-bad-line", false, "stop at the first malformed operation")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	o.files = fs.Args()
+	if len(o.files) == 0 {
+		fs.Usage()
+		return o, errors.New("no FILE given")
+	}
+	if (o.cert == "") != (o.key == "") {
+		return o, errors.New("-cert and -key go together")
+	}
+	return o, nil
+}
+
+func clientOptions(o options) []vespa.Option {
+	opts := []vespa.Option{vespa.WithConnections(o.connections)}
+	if o.http1 {
+		opts = append(opts, vespa.WithHTTPVersion(vespa.HTTP1))
+	} else {
+		opts = append(opts, vespa.WithHTTPVersion(vespa.HTTP2))
+	}
+	if o.token != "" {
+		opts = append(opts, vespa.WithToken(o.token))
+	}
+	if o.cert != "" {
+		opts = append(opts, vespa.WithCertificateFiles(o.cert, o.key))
+	}
+	if o.ca != "" {
+		opts = append(opts, vespa.WithCAFile(o.ca))
+	}
+	if o.insecure {
+		opts = append(opts, vespa.WithInsecureSkipVerify())
+	}
+	return opts
+}
+
+// failure is one entry of the summary's failures.
+type failure struct {
+	Source  string `json:"source,omitempty"`
+	ID      string `json:"id"`
+	Line    int    `json:"line"`
+	Status  int    `json:"status"`
+	Message string `json:"message"`
+}
+
+// failureLog keeps the first failures, from concurrent callbacks.
+type failureLog struct {
+	mu   sync.Mutex
+	list []failure
+}
+
+func (l *failureLog) add(_ context.Context, o feed.Outcome) {
+	if o.OK() {
+		return
+	}
+	msg := o.Message
+	if msg == "" || o.Status == 0 {
+		msg = o.Err.Error()
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.list) < maxFailures {
+		l.list = append(l.list, failure{Source: o.Operation.Source, ID: o.IDString(), Line: o.Operation.Line, Status: o.Status, Message: msg})
+	}
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "feed:", err)
+		}
+		return exitBadUsage
+	}
+	compression, err := feed.ParseCompression(o.compression)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitBadUsage
+	}
+	client, err := vespa.NewClient(o.endpoint, clientOptions(o)...)
+	if err != nil {
+		fmt.Fprintln(stderr, "feed:", err)
+		return exitBadUsage
+	}
+	defer client.Close()
+
+	var journal *feed.Journal
+	if o.journal != "" {
+		if journal, err = feed.OpenJournal(o.journal); err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitBadUsage
+		}
+		defer journal.Close()
+	}
+
+	// Open every input first: an unreadable one is bad usage, before anything is fed.
+	inputs := make([]io.ReadCloser, len(o.files))
+	var total int64
+	for i, name := range o.files {
+		if name == "-" {
+			inputs[i] = io.NopCloser(stdin)
+			total = -1
+			continue
+		}
+		fh, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintln(stderr, "feed:", err)
+			return exitBadUsage
+		}
+		defer fh.Close()
+		inputs[i] = fh
+		if st, err := fh.Stat(); err == nil && st.Mode().IsRegular() && total >= 0 {
+			total += st.Size()
+		} else {
+			total = -1
+		}
+	}
+
+	var failures failureLog
+	f, err := feed.New(client, feed.Config{
+		Connections:        o.connections,
+		MaxInflight:        o.maxInflight,
+		OperationTimeout:   o.timeout,
+		Route:              o.route,
+		Compression:        compression,
+		StopAtFirstBadLine: o.stopOnBadLine,
+		Journal:            journal,
+		OnOutcome:          failures.add,
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitBadUsage
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var bar *progressbar.ProgressBar
+	if fd, ok := stderr.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(fd.Fd())) {
+		bar = progressbar.NewOptions64(total,
+			progressbar.OptionSetWriter(stderr),
+			progressbar.OptionShowBytes(true),
+			progressbar.OptionSetDescription("feeding"),
+			progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionClearOnFinish())
+	}
+
+	start := time.Now()
+	status := exitOK
+	for i, in := range inputs {
+		var r io.Reader = in
+		if bar != nil {
+			pr := progressbar.NewReader(in, bar)
+			r = &pr
+		}
+		if err := f.FeedReader(ctx, o.files[i], r); err != nil {
+			var pe *feed.ParseError
+			switch {
+			case errors.As(err, &pe):
+				fmt.Fprintln(stderr, err)
+				status = exitFailed
+			case ctx.Err() != nil:
+				fmt.Fprintln(stderr, "feed: interrupted; in-flight operations are cancelled")
+			case errors.Is(err, feed.ErrBreakerOpen):
+				fmt.Fprintln(stderr, err)
+			default:
+				fmt.Fprintln(stderr, err)
+				status = exitBadUsage // the input could not be read
+			}
+			break
+		}
+	}
+	closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := f.Close(closeCtx); err != nil {
+		fmt.Fprintln(stderr, "feed:", err)
+	}
+	if bar != nil {
+		bar.Finish()
+	}
+	s := f.Stats()
+	if s.Failed > 0 && status == exitOK {
+		status = exitFailed
+	}
+	if err := writeSummary(stdout, s, time.Since(start), failures.list); err != nil {
+		fmt.Fprintln(stderr, "feed:", err)
+	}
+	if status == exitOK && ctx.Err() != nil {
+		status = exitFailed // interrupted: not everything was fed
+	}
+	return status
+}
+
+// writeSummary prints the final JSON object.
+func writeSummary(w io.Writer, s feed.Stats, elapsed time.Duration, failures []failure) error {
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	codes := map[string]int64{}
+	for code, n := range s.OutcomesByStatus {
+		codes[strconv.Itoa(code)] = n
+	}
+	retries := map[string]int64{}
+	for k, v := range s.Retries {
+		retries[k] = v
+	}
+	if failures == nil {
+		failures = []failure{}
+	}
+	sort.SliceStable(failures, func(i, j int) bool {
+		if failures[i].Source != failures[j].Source {
+			return failures[i].Source < failures[j].Source
+		}
+		return failures[i].Line < failures[j].Line
+	})
+	secs := elapsed.Seconds()
+	rate := 0.0
+	if secs > 0 {
+		rate = float64(s.Succeeded) / secs
+	}
+	// A struct keeps the keys in a readable order.
+	out := struct {
+		Operations int64            `json:"feeder.operation.count"`
+		OK         int64            `json:"feeder.ok.count"`
+		Errors     int64            `json:"feeder.error.count"`
+		Cancelled  int64            `json:"feeder.cancelled.count"`
+		Skipped    int64            `json:"feeder.skipped.count"`
+		Seconds    float64          `json:"feeder.seconds"`
+		OKRate     float64          `json:"feeder.ok.rate"`
+		Requests   int64            `json:"http.request.count"`
+		BytesOut   int64            `json:"http.request.bytes"`
+		BytesIn    int64            `json:"http.response.bytes"`
+		Codes      map[string]int64 `json:"http.response.code.counts"`
+		Retries    map[string]int64 `json:"http.retry.counts"`
+		LatencyMin float64          `json:"http.response.latency.millis.min"`
+		LatencyAvg float64          `json:"http.response.latency.millis.avg"`
+		LatencyP50 float64          `json:"http.response.latency.millis.p50"`
+		LatencyP99 float64          `json:"http.response.latency.millis.p99"`
+		LatencyMax float64          `json:"http.response.latency.millis.max"`
+		Inflight   int              `json:"feeder.inflight.limit"`
+		Failures   []failure        `json:"failures"`
+	}{
+		s.Operations, s.Succeeded, s.Failed, s.Cancelled, s.Skipped, secs, rate,
+		s.Requests, s.BytesSent, s.BytesReceived, codes, retries,
+		ms(s.Latency.Min), ms(s.Latency.Avg), ms(s.Latency.P50), ms(s.Latency.P99), ms(s.Latency.Max),
+		s.InflightLimit, failures,
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
