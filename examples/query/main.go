@@ -1,0 +1,113 @@
+// Command query runs one Vespa query and prints its hits as JSON.
+//
+//	go run ./examples/query -endpoint http://localhost:8080 \
+//		-yql 'select * from music where userInput(@text)' -param text=coldplay -hits 5
+//
+// Hits go to stdout, one JSON object per line; errors go to stderr. The exit
+// status is 1 when the query fails or its result carries errors, 2 on bad
+// usage.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/query"
+)
+
+// params collects repeated -param k=v flags.
+type params map[string]any
+
+func (p params) String() string { return fmt.Sprint(map[string]any(p)) }
+
+func (p params) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || k == "" {
+		return errors.New("want key=value")
+	}
+	p[k] = v
+	return nil
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is the program, testable: it returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("query", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	endpoint := fs.String("endpoint", "http://localhost:8080", "Vespa container `URL`")
+	yql := fs.String("yql", "", "the YQL `statement` (required unless -query is set)")
+	userQuery := fs.String("query", "", "a user query in Vespa's simple query language")
+	hits := fs.Int("hits", 0, "number of hits (0: Vespa's default, 10)")
+	timeout := fs.Duration("timeout", 0, "query timeout in Vespa (0: Vespa's default, 500ms)")
+	get := fs.Bool("get", false, "send a GET instead of a POST")
+	token := fs.String("token", "", "data-plane token (Vespa Cloud)")
+	ps := params{}
+	fs.Var(ps, "param", "extra request parameter `key=value` (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: query -endpoint URL -yql 'select …' [-hits N] [-param k=v …]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *yql == "" && *userQuery == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return 2
+	}
+	var opts []vespa.Option
+	if *token != "" {
+		opts = append(opts, vespa.WithToken(*token))
+	}
+	vc, err := vespa.NewClient(*endpoint, opts...)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	defer vc.Close()
+	qc, err := query.New(vc)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	if *hits < 0 {
+		*hits = query.NoHits
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	res, err := qc.Search(ctx, &query.Request{YQL: *yql, Query: *userQuery, Hits: *hits, Timeout: *timeout, Params: ps, GET: *get})
+	if res != nil {
+		enc := json.NewEncoder(stdout)
+		for _, h := range res.Hits {
+			if e := enc.Encode(h); e != nil {
+				fmt.Fprintln(stderr, e)
+				return 1
+			}
+		}
+	}
+	if err == nil {
+		err = res.Err()
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,53 @@
+// Package query is the client of Vespa's query API (/search/): a safe YQL
+// builder, typed results with Vespa's error codes, and batches of queries
+// with adaptive concurrency.
+//
+// One query, on top of a core client:
+//
+//	vc, err := vespa.NewClient("http://localhost:8080")
+//	...
+//	qc, err := query.New(vc)
+//	yql, err := query.Select("title", "artist").From("music").
+//		Where(query.Contains("title", userText)).YQL()
+//	res, err := qc.Search(ctx, &query.Request{YQL: yql, Hits: 10})
+//	songs, err := query.DecodeHits[Song](res)
+//
+// # YQL
+//
+// [Select] starts a [Builder]; conditions ([Contains], [And], [Range],
+// [NearestNeighbor], [UserInput], ...) render every value as an escaped YQL
+// literal and validate every field name, so user input cannot change the
+// statement. Grouping is given as raw expression text with
+// [Builder.Grouping]. Values that should not be part of the statement at all
+// travel as parameters: [Param] in the statement, the value in
+// [Request.Params].
+//
+// # Requests and results
+//
+// A [Request] holds the parameters of one query; zero fields are not sent.
+// It is POSTed as JSON by default, or sent as a GET. [Client.Search] runs it
+// under [retries.Query]: only a failed transport is retried; every HTTP
+// answer is a result. A 2xx answer gives a [Result]: hits with raw fields
+// (decode with [Hit.Decode] or [DecodeHits]), grouping output
+// ([Result.Groups], [Hit.List], [Hit.Aggregate]), coverage, errors, timing
+// and trace. A 200 result may carry errors next to its hits; [Result.Err]
+// returns them as an error.
+//
+// # Errors
+//
+// Any other status gives an *[Error] with the status, the result's
+// [ErrorMessage] entries (each with its [ErrorCode]) and the decoded result.
+// errors.Is matches it with the core sentinels ([vespa.ErrBadRequest] for
+// 400, [vespa.ErrUnavailable] for 503, [vespa.ErrTimeout] for 504, ...) and
+// with [ErrServerError], [ErrUnauthorized], [ErrForbidden],
+// [ErrPartialResult] and [ErrMalformedResponse]; [CodeOf] reads the code.
+//
+// # Many queries
+//
+// [Client.SearchBatch] runs many requests and returns their responses in
+// input order; [Client.SearchEach] yields them as they complete. Both adapt
+// the number of queries in flight ([BatchConfig]): it grows while answers
+// succeed and halves on 429, 503 and 504.
+//
+// A [Client] is safe for concurrent use; create it once and reuse it.
+package query

@@ -1,0 +1,125 @@
+package query_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+
+	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/query"
+	"github.com/govespa/govespa/vespa/vespatest"
+)
+
+// exampleServer starts an emulator holding two songs. Examples build their
+// own so that each one runs alone.
+func exampleServer() *vespatest.Server {
+	srv := vespatest.NewServer(vespatest.WithSchema(vespatest.Schema{Name: "music", Fields: []vespatest.Field{
+		{Name: "title", Type: "string", Indexed: true},
+		{Name: "year", Type: "int"},
+	}}))
+	srv.PutDocument("id:ns:music::a", json.RawMessage(`{"title":"A Head Full of Dreams","year":2015}`))
+	srv.PutDocument("id:ns:music::b", json.RawMessage(`{"title":"Hardwired","year":2016}`))
+	return srv
+}
+
+func ExampleSelect() {
+	userText := `dreams" or true or "x` // hostile input stays one literal
+	yql, err := query.Select("title").
+		From("music").
+		Where(query.And(query.Contains("title", userText), query.GreaterOrEqual("year", 2000))).
+		OrderBy(query.Desc("year")).
+		Limit(10).
+		YQL()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(yql)
+	// Output: select title from music where title contains "dreams\" or true or \"x" and year >= 2000 order by year desc limit 10
+}
+
+func ExampleNearestNeighbor() {
+	yql, _ := query.Select().From("doc").
+		Where(query.NearestNeighbor("embedding", "q", 100).With("approximate", false)).
+		YQL()
+	fmt.Println(yql)
+	// Output: select * from doc where ({targetHits: 100, approximate: false}nearestNeighbor(embedding, q))
+}
+
+func ExampleBuilder_Grouping() {
+	yql, _ := query.Select().From("purchase").Limit(0).
+		Grouping("all(group(customer) each(output(sum(price))))").
+		YQL()
+	fmt.Println(yql)
+	// Output: select * from purchase where true limit 0 | all(group(customer) each(output(sum(price))))
+}
+
+func ExampleClient_Search() {
+	srv := exampleServer()
+	defer srv.Close()
+	vc, err := vespa.NewClient(srv.URL())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer vc.Close()
+	qc, err := query.New(vc)
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	yql, _ := query.Select("title", "year").From("music").Where(query.Contains("title", "dreams")).YQL()
+	res, err := qc.Search(context.Background(), &query.Request{
+		YQL:  yql,
+		Hits: 5, // at most five hits
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	type song struct {
+		Title string `json:"title"`
+		Year  int    `json:"year"`
+	}
+	songs, err := query.DecodeHits[song](res)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.TotalCount, songs)
+	// Output: 1 [{A Head Full of Dreams 2015}]
+}
+
+func ExampleClient_Search_errors() {
+	srv := exampleServer()
+	defer srv.Close()
+	vc, _ := vespa.NewClient(srv.URL())
+	defer vc.Close()
+	qc, _ := query.New(vc)
+
+	_, err := qc.Search(context.Background(), &query.Request{YQL: "select * from music where"})
+	code, _ := query.CodeOf(err)
+	fmt.Println(errors.Is(err, vespa.ErrBadRequest), code)
+	// Output: true illegal query
+}
+
+func ExampleClient_SearchBatch() {
+	srv := exampleServer()
+	defer srv.Close()
+	vc, _ := vespa.NewClient(srv.URL())
+	defer vc.Close()
+	qc, _ := query.New(vc)
+
+	var reqs []*query.Request
+	for _, word := range []string{"dreams", "hardwired", "nothing"} {
+		yql, _ := query.Select().From("music").Where(query.Contains("title", word)).YQL()
+		reqs = append(reqs, &query.Request{YQL: yql})
+	}
+	for _, r := range qc.SearchBatch(context.Background(), reqs, query.BatchConfig{
+		MaxConcurrency: 4, // never more than four queries at once
+	}) {
+		fmt.Println(r.Index, r.Err, len(r.Result.Hits))
+	}
+	// Output:
+	// 0 <nil> 1
+	// 1 <nil> 1
+	// 2 <nil> 0
+}
