@@ -1,0 +1,50 @@
+package cloud_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/vespatest"
+)
+
+// TestConfigServer_Emulator deploys to vespatest's config server, waits for
+// convergence and for the container it reports to be up.
+func TestConfigServer_Emulator(t *testing.T) {
+	srv := vespatest.NewTestServer(t)
+	cs, err := cloud.NewConfigServer(srv.ConfigServerURL(), cloud.WithPollInterval(10*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	s, err := cs.DeployAndWait(ctx, certPackage(t), cloud.ConfigDeployParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ID <= 0 || !s.Activated || s.Tenant != "default" {
+		t.Errorf("session = %+v", s)
+	}
+	conv, err := cs.Convergence(ctx, "", "")
+	if err != nil || !conv.Converged || conv.CurrentGeneration < s.ID {
+		t.Errorf("convergence = %+v, %v", conv, err)
+	}
+	if urls := cs.ContainerURLs(conv); len(urls) != 1 || urls[0] != srv.URL() {
+		t.Errorf("container URLs %q, want [%s]", urls, srv.URL())
+	}
+
+	// A package without services.xml cannot be made; a broken one is refused
+	// with the config server's message.
+	bad, err := cloud.NewPackageFS(mapFS("services.xml", "<services"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.Deploy(ctx, bad, cloud.ConfigDeployParams{}); err != nil {
+		var e *cloud.Error
+		if !errors.As(err, &e) || e.Message == "" {
+			t.Errorf("Deploy of a broken services.xml: %v", err)
+		}
+	}
+}
