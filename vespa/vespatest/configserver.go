@@ -135,7 +135,7 @@ func (cs *configServer) serve(w http.ResponseWriter, r *http.Request) {
 		cs.listApplications(w, base)
 	case len(rest) == 2 && rest[0] == "application" && r.Method == http.MethodDelete:
 		cs.deleteApplication(w, rest[1])
-	case len(rest) >= 10 && rest[0] == "application" && rest[len(rest)-1] == "serviceconverge":
+	case len(rest) >= 9 && rest[0] == "application" && rest[len(rest)-1] == "serviceconverge":
 		cs.serviceConverge(w, r)
 	default:
 		configError(w, http.StatusNotFound, "NOT_FOUND", "Nothing at path '"+p+"'")

@@ -1,0 +1,57 @@
+package vespatest
+
+import "testing"
+
+func TestParseDocPath_mapsToIDs(t *testing.T) {
+	cases := map[string]string{
+		"/document/v1/ns/music/docid/a%2Fb":       "id:ns:music::a/b",
+		"/document/v1/ns/music/docid/a/b/c":       "id:ns:music::a/b/c",
+		"/document/v1/ns/music/docid/a+b":         "id:ns:music::a b",
+		"/document/v1/ns/music/docid/a%2Bb":       "id:ns:music::a+b",
+		"/document/v1/ns/music/number/0123/x":     "id:ns:music:n=123:x",
+		"/document/v1/ns/music/group/a%3Ab/x":     "id:ns:music:g=a:b:x",
+		"/document/v1/ns/music/group/b@hotmail/1": "id:ns:music:g=b@hotmail:1",
+	}
+	for path, want := range cases {
+		p, err := parseDocPath(path)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		id, err := p.documentID()
+		if err != nil || id.full != want {
+			t.Errorf("%s -> %q, %v; want %q", path, id.full, err, want)
+		}
+	}
+	for _, bad := range []string{"/document/v1/ns/music/docid/a//b", "/document/v1/ns/music/docid/%2E%2E", "/document/v1/ns/music/docid/%zz"} {
+		if _, err := parseDocPath(bad); err == nil {
+			t.Errorf("%s parsed", bad)
+		}
+	}
+}
+
+func FuzzParseDocPath(f *testing.F) {
+	for _, s := range []string{"/document/v1/ns/t/docid/x", "/document/v1/ns/t/number/12/x%2F", "/document/v1/ns/t/group/g/x", "/document/v1/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := parseDocPath(s)
+		if err != nil || !p.route.isDocument() {
+			return
+		}
+		id, err := p.documentID()
+		if err != nil {
+			return
+		}
+		again, err := parseDocID(id.full)
+		if err != nil || again.full != id.full {
+			t.Fatalf("%q: id %q does not round-trip: %v", s, id.full, err)
+		}
+	})
+}
+
+func FuzzParseSchema(f *testing.F) {
+	f.Add("schema music { document music { field a type string { indexing: summary | index } } }")
+	f.Add("schema x { document x { field t type tensor<float>(x[3]) { indexing: attribute\n attribute { distance-metric: angular } } } }")
+	f.Fuzz(func(t *testing.T, s string) { _, _ = ParseSchema(s) })
+}

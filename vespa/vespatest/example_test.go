@@ -1,0 +1,77 @@
+package vespatest_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/govespa/govespa/vespa/vespatest"
+)
+
+// A server in lenient mode accepts any document type and field.
+func ExampleNewServer() {
+	srv := vespatest.NewServer()
+	defer srv.Close()
+
+	url := srv.URL() + "/document/v1/mynamespace/music/docid/a-head-full-of-dreams"
+	resp, err := srv.Client().Post(url, "application/json",
+		strings.NewReader(`{"fields":{"artist":"Coldplay","year":2015}}`))
+	if err != nil {
+		panic(err)
+	}
+	resp.Body.Close()
+
+	resp, err = srv.Client().Get(url)
+	if err != nil {
+		panic(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	fmt.Println(resp.StatusCode, string(body))
+	// Output:
+	// 200 {"pathId":"/document/v1/mynamespace/music/docid/a-head-full-of-dreams","id":"id:mynamespace:music::a-head-full-of-dreams","fields":{"artist":"Coldplay","year":2015}}
+}
+
+// Faults stand in for an overloaded Vespa, so that retry logic can be tested.
+func ExampleServer_ScriptFaults() {
+	srv := vespatest.NewServer()
+	defer srv.Close()
+	srv.ScriptFaults(vespatest.OpPut, vespatest.FaultOverload())
+
+	url := srv.URL() + "/document/v1/ns/music/docid/1"
+	for range 2 {
+		resp, err := srv.Client().Post(url, "application/json", strings.NewReader(`{"fields":{}}`))
+		if err != nil {
+			panic(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		fmt.Println(resp.StatusCode, string(body))
+	}
+	fmt.Println("injected 429s:", srv.FaultStats().ByStatus[http.StatusTooManyRequests])
+	// Output:
+	// 429 {"pathId":"/document/v1/ns/music/docid/1","message":"Rejecting execution due to overload: 256 requests already enqueued"}
+	// 200 {"pathId":"/document/v1/ns/music/docid/1","id":"id:ns:music::1"}
+	// injected 429s: 1
+}
+
+// Schemas make the server reject unknown document types and fields as Vespa does.
+func ExampleWithSchema() {
+	srv := vespatest.NewServer(vespatest.WithSchema(vespatest.Schema{
+		Name:   "music",
+		Fields: []vespatest.Field{{Name: "artist", Type: "string"}},
+	}))
+	defer srv.Close()
+
+	resp, err := srv.Client().Post(srv.URL()+"/document/v1/ns/music/docid/1", "application/json",
+		strings.NewReader(`{"fields":{"album":"x"}}`))
+	if err != nil {
+		panic(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	fmt.Println(resp.StatusCode, string(body))
+	// Output:
+	// 400 {"pathId":"/document/v1/ns/music/docid/1","message":"No field 'album' in the structure of type 'music', which has the fields: [artist]"}
+}

@@ -1,0 +1,276 @@
+package vespatest_test
+
+import (
+	"bytes"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/govespa/govespa/vespa/vespatest"
+)
+
+func do(t *testing.T, hc *http.Client, method, url, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func h2cClient() *http.Client {
+	var p http.Protocols
+	p.SetUnencryptedHTTP2(true)
+	return &http.Client{Transport: &http.Transport{Protocols: &p}}
+}
+
+func TestServer_speaksPriorKnowledgeH2C(t *testing.T) {
+	s := vespatest.NewTestServer(t)
+	hc := h2cClient()
+	defer hc.CloseIdleConnections()
+	req, _ := http.NewRequest("POST", s.URL()+"/document/v1/ns/music/docid/1", strings.NewReader(`{"fields":{"a":"b"}}`))
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.ProtoMajor != 2 || resp.StatusCode != 200 {
+		t.Fatalf("proto %s status %d", resp.Proto, resp.StatusCode)
+	}
+}
+
+func TestServer_updatesAndConditions(t *testing.T) {
+	s := vespatest.NewTestServer(t, vespatest.WithSchema(vespatest.Schema{Name: "music", Fields: []vespatest.Field{
+		{Name: "title", Type: "string"}, {Name: "year", Type: "int"}, {Name: "tags", Type: "array<string>"},
+		{Name: "ws", Type: "weightedset<string>"}, {Name: "m", Type: "map<string,int>"},
+		{Name: "t", Type: "tensor<float>(cat{})"}, {Name: "v", Type: "tensor(x[3])"}}}))
+	hc, doc := s.Client(), s.URL()+"/document/v1/ns/music/docid/a"
+	steps := []struct {
+		method, url, body string
+		status            int
+	}{
+		{"POST", doc, `{"fields":{"title":"x","year":2000,"tags":["a"],"ws":{"k":1},"t":{"p":1},"v":[1,2,3]}}`, 200},
+		{"POST", doc, `{"fields":{"nope":1}}`, 400},
+		{"PUT", doc, `{"fields":{"year":{"increment":5},"tags":{"add":["b","c"]},"ws":{"match":{"element":"k","increment":2}}}}`, 200},
+		{"PUT", doc, `{"fields":{"tags":{"remove":["a"]},"m{x}":{"assign":7},"t":{"modify":{"operation":"add","cells":{"p":2}}}}}`, 200},
+		{"PUT", doc, `{"fields":{"v":{"modify":{"operation":"multiply","addresses":[{"address":{"x":"1"},"value":10}]}}}}`, 200},
+		{"PUT", doc + "?condition=" + `music.year%3D%3D1`, `{"fields":{"title":{"assign":"no"}}}`, 412},
+		{"PUT", doc + "?condition=" + `music.year%3D%3D2005`, `{"fields":{"title":{"assign":null}}}`, 200},
+		{"PUT", s.URL() + "/document/v1/ns/music/docid/new", `{"fields":{"year":{"assign":1}}}`, 200},
+		{"DELETE", s.URL() + "/document/v1/ns/music/docid/new?condition=true", ``, 412},
+		{"PUT", s.URL() + "/document/v1/ns/music/docid/new?create=true&condition=false", `{"fields":{"year":{"assign":1}}}`, 200},
+	}
+	for i, st := range steps {
+		if got, body := do(t, hc, st.method, st.url, st.body); got != st.status {
+			t.Fatalf("step %d: %s %s: %d %s, want %d", i, st.method, st.url, got, body, st.status)
+		}
+	}
+	got, _ := s.Document("id:ns:music::a")
+	want := `{"year":2005,"tags":["b","c"],"ws":{"k":3},"t":{"type":"tensor<float>(cat{})","cells":{"p":3}},"v":{"type":"tensor(x[3])","values":[1,20,3]},"m":{"x":7}}`
+	if !jsonEq(got, []byte(want)) {
+		t.Errorf("document %s, want %s", got, want)
+	}
+	if _, ok := s.Document("id:ns:music::new"); !ok {
+		t.Error("create=true with a condition on a missing document did not create it")
+	}
+}
+
+func jsonEq(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return bytes.Equal(xa, ya)
+}
+
+func TestServer_faultsAreReproducibleAndCounted(t *testing.T) {
+	run := func() []int {
+		s := vespatest.NewTestServer(t, vespatest.WithSeed(7), vespatest.WithFaults(vespatest.FaultRule{
+			Op: vespatest.OpPut, Rate: 0.5, Fault: vespatest.FaultOverload()}))
+		var out []int
+		for range 20 {
+			st, _ := do(t, s.Client(), "POST", s.URL()+"/document/v1/ns/music/docid/1", `{"fields":{}}`)
+			out = append(out, st)
+		}
+		if n := s.FaultStats().ByStatus[429]; n == 0 || n == 20 {
+			t.Errorf("%d of 20 got 429 at rate 0.5", n)
+		}
+		return out
+	}
+	a, b := run(), run()
+	if !equalInts(a, b) {
+		t.Errorf("same seed, different faults: %v vs %v", a, b)
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestServer_scriptedFaults(t *testing.T) {
+	s := vespatest.NewTestServer(t, vespatest.WithMaxRequestBytes(64))
+	s.ScriptFaults(vespatest.OpAny, vespatest.FaultUnavailable(), vespatest.Fault{}, vespatest.FaultInsufficientStorage())
+	url := s.URL() + "/document/v1/ns/music/docid/1"
+	for i, want := range []int{503, 200, 507, 200} {
+		if st, body := do(t, s.Client(), "POST", url, `{"fields":{}}`); st != want {
+			t.Errorf("request %d: %d %s, want %d", i, st, body, want)
+		}
+	}
+	if st, body := do(t, s.Client(), "POST", url, `{"fields":{"a":"`+strings.Repeat("x", 100)+`"}}`); st != 413 || !strings.Contains(body, "exceeds maximum size of 64 bytes") {
+		t.Errorf("oversized: %d %s", st, body)
+	}
+	// POST: the client does not retry it on a fresh connection that was closed.
+	s.ScriptFaults(vespatest.OpPut, vespatest.FaultDrop())
+	if _, err := http.Post(url, "application/json", strings.NewReader(`{"fields":{}}`)); err == nil {
+		t.Error("a dropped HTTP/1.1 connection gave no error")
+	}
+	s.ScriptFaults(vespatest.OpPut, vespatest.FaultDrop())
+	h2 := h2cClient()
+	if _, err := h2.Post(url, "application/json", strings.NewReader(`{"fields":{}}`)); err == nil {
+		t.Error("a dropped HTTP/2 stream gave no error")
+	}
+	h2.CloseIdleConnections()
+	s.ScriptFaults(vespatest.OpGet, vespatest.FaultLatency(time.Second))
+	if st, body := do(t, s.Client(), "GET", url+"?timeout=5ms", ""); st != 504 || !strings.Contains(body, "Timeout after 5ms") {
+		t.Errorf("latency over the timeout: %d %s", st, body)
+	}
+	if got := s.FaultStats(); got.Dropped != 2 || got.Total != 5 {
+		t.Errorf("stats %+v", got)
+	}
+}
+
+func TestServer_TLSWithClientCertificatesAndToken(t *testing.T) {
+	s := vespatest.NewTestServer(t, vespatest.WithClientCertificates(), vespatest.WithToken("secret"))
+	if !strings.HasPrefix(s.URL(), "https://") {
+		t.Fatalf("URL %s", s.URL())
+	}
+	if st, body := do(t, s.Client(), "GET", s.URL()+"/state/v1/health", ""); st != 200 {
+		t.Fatalf("with cert and token: %d %s", st, body)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(s.CACertificatePEM())
+	certPEM, keyPEM := s.ClientCertificatePEM()
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noToken := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}}}}
+	if st, _ := do(t, noToken, "GET", s.URL()+"/state/v1/health", ""); st != 403 {
+		t.Errorf("without token: %d, want 403", st)
+	}
+	noCert := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	if _, err := noCert.Get(s.URL() + "/state/v1/health"); err == nil {
+		t.Error("a client without certificate got through")
+	}
+}
+
+func TestServer_healthStateMachine(t *testing.T) {
+	s := vespatest.NewTestServer(t, vespatest.WithHealth("initializing"))
+	check := func(wantCode string, wantStatus int) {
+		t.Helper()
+		_, body := do(t, s.Client(), "GET", s.URL()+"/state/v1/health", "")
+		var h struct{ Status struct{ Code string } }
+		_ = json.Unmarshal([]byte(body), &h)
+		st, _ := do(t, s.Client(), "GET", s.URL()+"/status.html", "")
+		if h.Status.Code != wantCode || st != wantStatus {
+			t.Errorf("health %q status.html %d, want %q %d", h.Status.Code, st, wantCode, wantStatus)
+		}
+	}
+	check("initializing", 404)
+	deploy(t, s, "default") // a deploy brings the container up
+	check("up", 200)
+	if err := s.SetHealth("down"); err != nil {
+		t.Fatal(err)
+	}
+	check("down", 404)
+}
+
+func TestServer_deployReplacesSchemas(t *testing.T) {
+	s := vespatest.NewTestServer(t)
+	url := s.URL() + "/document/v1/ns/book/docid/1"
+	if st, _ := do(t, s.Client(), "POST", url, `{"fields":{"x":1}}`); st != 200 {
+		t.Fatalf("lenient mode rejected a put: %d", st)
+	}
+	deploy(t, s, "default")
+	if st, body := do(t, s.Client(), "POST", url, `{"fields":{"x":1}}`); st != 400 || !strings.Contains(body, "Document type book does not exist") {
+		t.Errorf("unknown type after deploy: %d %s", st, body)
+	}
+	music := s.URL() + "/document/v1/ns/music/docid/1"
+	if st, body := do(t, s.Client(), "POST", music, `{"fields":{"artist":"a","nope":1}}`); st != 400 || !strings.Contains(body, "No field 'nope'") {
+		t.Errorf("unknown field: %d %s", st, body)
+	}
+	_, body := do(t, http.DefaultClient, "GET", s.ConfigServerURL()+
+		"/application/v2/tenant/default/application/default/environment/prod/region/default/instance/default/serviceconverge", "")
+	if !strings.Contains(body, `"converged":true`) || !strings.Contains(body, `"wantedGeneration":2`) {
+		t.Errorf("serviceconverge: %s", body)
+	}
+}
+
+func TestServer_applicationDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "schemas"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "services.xml"), []byte(servicesXML), 0o644)
+	os.WriteFile(filepath.Join(dir, "schemas", "music.sd"), []byte(musicSD), 0o644)
+	s := vespatest.NewTestServer(t, vespatest.WithApplicationDir(dir))
+	st, body := do(t, s.Client(), "GET", s.URL()+"/document/v1/ns/music/docid/1?cluster=content", "")
+	if st != 400 || !strings.Contains(body, "only 'music'") {
+		t.Errorf("cluster from services.xml: %d %s", st, body)
+	}
+	if _, err := vespatest.Start(vespatest.WithApplicationDir(filepath.Join(dir, "missing"))); err == nil {
+		t.Error("a missing application directory gave no error")
+	}
+}
+
+func TestParseSchema(t *testing.T) {
+	sch, err := vespatest.ParseSchema(`schema doc {
+    document doc {
+        field title type string { indexing: summary | index }   # a comment
+        field tags type array<string> { indexing: attribute }
+        field emb type tensor<float>(x[4]) {
+            indexing: attribute | summary
+            attribute { distance-metric: angular }
+        }
+        struct s { field a type int {} }
+    }
+    field synthetic type string { indexing: input title }
+    rank-profile default { first-phase { expression: nativeRank } }
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []vespatest.Field{{Name: "title", Type: "string", Indexed: true}, {Name: "tags", Type: "array<string>"},
+		{Name: "emb", Type: "tensor<float>(x[4])", DistanceMetric: "angular"}}
+	if sch.Name != "doc" || len(sch.Fields) != len(want) {
+		t.Fatalf("got %+v", sch)
+	}
+	for i := range want {
+		if sch.Fields[i] != want[i] {
+			t.Errorf("field %d = %+v, want %+v", i, sch.Fields[i], want[i])
+		}
+	}
+}
