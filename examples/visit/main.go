@@ -1,0 +1,145 @@
+// Command visit dumps the documents of a Vespa corpus as a feed: one
+// {"put": "<id>", "fields": {...}} per line on stdout, so that
+//
+//	go run ./examples/visit -namespace ns -type music > music.jsonl
+//	go run ./examples/visit -endpoint http://a:8080 -namespace ns -type music | go run ./examples/feed -endpoint http://b:8080
+//
+// copies a corpus. It fetches -slices slices in parallel; -slice-ids lets
+// several processes share one visit. A summary and a resume token go to
+// stderr; on Ctrl-C (or any failure) the token says where to go on from:
+//
+//	go run ./examples/visit -namespace ns -type music -resume v1.eyJm...
+//
+// -endpoint defaults to $VESPA_ENDPOINT, else http://localhost:8080. The exit
+// status is 0 when the visit is complete, 1 when it failed or was
+// interrupted, 2 for usage errors.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/govespa/govespa/vespa"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run parses args and visits; it returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("visit", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	endpoint := os.Getenv("VESPA_ENDPOINT")
+	if endpoint == "" {
+		endpoint = "http://localhost:8080"
+	}
+	var req vespa.VisitRequest
+	var sliceIDs string
+	fs.StringVar(&endpoint, "endpoint", endpoint, "Vespa container `URL` (default $VESPA_ENDPOINT, else http://localhost:8080)")
+	fs.StringVar(&req.Namespace, "namespace", "", "document `namespace`")
+	fs.StringVar(&req.DocType, "type", "", "document `type`; empty visits every type (needs -cluster)")
+	fs.StringVar(&req.Cluster, "cluster", "", "content `cluster`; empty: the only one")
+	fs.StringVar(&req.Selection, "selection", "", "document `selection`, such as 'music.year > 2000'")
+	fs.StringVar(&req.FieldSet, "field-set", "", "`field set`, such as '[all]' or 'music:title,year'")
+	fs.IntVar(&req.Slices, "slices", 0, "number of `slices` to split the corpus into (default 1, or the resume token's)")
+	fs.StringVar(&sliceIDs, "slice-ids", "", "comma-separated `IDs` of the slices this process visits (default all)")
+	fs.IntVar(&req.Parallelism, "parallelism", 0, "slices fetched at once (default min(slices, 8))")
+	fs.IntVar(&req.WantedDocumentCount, "wanted", 0, "wanted documents per page (default Vespa's)")
+	fs.IntVar(&req.Concurrency, "concurrency", 0, "Vespa's visitor concurrency per page (default Vespa's)")
+	fs.DurationVar(&req.Timeout, "timeout", 0, "Vespa timeout of each page request (default Vespa's, 180s)")
+	fs.StringVar(&req.ResumeToken, "resume", "", "resume `token` printed by an earlier, unfinished run")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: visit [-endpoint URL] -namespace NS -type T [-cluster C] [-selection S] [-field-set F]\n"+
+			"             [-slices N] [-slice-ids 0,1] [-resume TOKEN]\n\n"+
+			"Writes every document as {\"put\": id, \"fields\": {...}} per line on stdout.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "visit: unexpected arguments: %s\n", strings.Join(fs.Args(), " "))
+		return 2
+	}
+	if req.DocType != "" && req.Namespace == "" || req.DocType == "" && req.Cluster == "" {
+		fmt.Fprintln(stderr, "visit: give -namespace and -type, or -cluster to visit every type")
+		return 2
+	}
+	if sliceIDs != "" {
+		for s := range strings.SplitSeq(sliceIDs, ",") {
+			id, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil {
+				fmt.Fprintf(stderr, "visit: -slice-ids: %q is not a number\n", s)
+				return 2
+			}
+			req.SliceIDs = append(req.SliceIDs, id)
+		}
+	}
+
+	c, err := vespa.NewClient(endpoint)
+	if err != nil {
+		fmt.Fprintf(stderr, "visit: %v\n", err)
+		return 2
+	}
+	defer c.Close()
+	v, err := c.Visitor(req)
+	if err != nil {
+		fmt.Fprintf(stderr, "visit: %v\n", err)
+		return 2
+	}
+
+	start := time.Now()
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	var failure error
+	for doc, err := range v.All(ctx) {
+		if err != nil {
+			failure = err
+			break
+		}
+		b, err := doc.MarshalJSON()
+		if err == nil {
+			b = append(b, '\n')
+			_, err = out.Write(b)
+		}
+		if err != nil {
+			failure = fmt.Errorf("writing %s: %w", doc.ID, err)
+			break
+		}
+	}
+	if err := out.Flush(); err != nil && failure == nil {
+		failure = fmt.Errorf("writing: %w", err)
+	}
+
+	st := v.Stats()
+	elapsed := time.Since(start)
+	fmt.Fprintf(stderr, "visit: %d documents in %d pages, %.1fs (%.0f documents/s), %d of %d slices finished\n",
+		st.Documents, st.Pages, elapsed.Seconds(), float64(st.Documents)/max(elapsed.Seconds(), 1e-9), st.SlicesDone, st.Slices)
+	switch {
+	case failure != nil && ctx.Err() != nil:
+		fmt.Fprintln(stderr, "visit: interrupted")
+	case failure != nil:
+		fmt.Fprintf(stderr, "visit: %v\n", failure)
+	}
+	fmt.Fprintf(stderr, "visit: resume token: %s\n", v.ResumeToken())
+	if failure != nil || !v.Done() {
+		return 1
+	}
+	return 0
+}
