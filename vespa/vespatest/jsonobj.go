@@ -51,7 +51,7 @@ func parseObject(raw []byte) (object, error) {
 	if _, err := dec.Token(); err != nil {
 		return nil, err
 	}
-	if dec.More() {
+	if len(bytes.TrimSpace(raw[dec.InputOffset():])) != 0 {
 		return nil, errors.New("trailing data after object")
 	}
 	return obj, nil
@@ -107,6 +107,12 @@ func (o object) writeTo(b *bytes.Buffer) {
 
 // writeJSONString writes s as a JSON string without HTML escaping.
 func writeJSONString(b *bytes.Buffer, s string) {
+	if plainString(s) {
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
@@ -120,3 +126,13 @@ func jsonString(s string) json.RawMessage {
 }
 
 func jsonInt(n int64) json.RawMessage { return json.RawMessage(strconv.FormatInt(n, 10)) }
+
+// plainString reports whether s needs no escaping in JSON.
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

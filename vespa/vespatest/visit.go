@@ -177,13 +177,12 @@ func (d *docReq) parseVisit() (*visitSpec, error) {
 		}
 		spec.token, spec.hasToken = t, true
 	}
-	full := d.pathSelection(selText, hasSel)
-	if spec.sel, err = parseSelection(full); err != nil {
-		return nil, badParam("Failed to parse expression: %v", err)
+	if hasSel {
+		if _, err := parseSelection(selText); err != nil {
+			return nil, badParam("Failed to parse expression: %v", err)
+		}
 	}
-	if !hasSel || selText == "" {
-		// keep the parsed path restrictions only
-	} else if _, err := parseSelection(selText); err != nil {
+	if spec.sel, err = parseSelection(d.pathSelection(selText, hasSel)); err != nil {
 		return nil, badParam("Failed to parse expression: %v", err)
 	}
 	return spec, nil
