@@ -1,8 +1,10 @@
 package query
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -27,6 +29,8 @@ type Result struct {
 	Errors []ErrorMessage
 	// Hits are the document hits: the children of the root that are not
 	// grouping output, with the hits of nested hit groups inlined in place.
+	// When the root has only document hits, Hits shares its array with
+	// Root.Children.
 	Hits []Hit
 	// Groups are the roots of the grouping output (ids "group:root:<n>"),
 	// one per grouping expression of the query.
@@ -158,11 +162,24 @@ func DecodeResult(body []byte) (*Result, error) {
 		Trace:    w.Trace,
 	}
 	if len(r.Root.Fields) > 0 {
-		var f rootFields
-		if err := json.Unmarshal(r.Root.Fields, &f); err != nil {
+		n, err := totalCount(r.Root.Fields)
+		if err != nil {
 			return nil, fmt.Errorf("%w: root.fields: %v", ErrMalformedResponse, err)
 		}
-		r.TotalCount = f.TotalCount
+		r.TotalCount = n
+	}
+	flat := true
+	for i := range r.Root.Children {
+		if c := &r.Root.Children[i]; c.IsGroup() || len(c.Children) > 0 {
+			flat = false
+			break
+		}
+	}
+	if flat {
+		// The common case: every child is a document hit, so Hits shares
+		// Root.Children's array instead of copying it.
+		r.Hits = r.Root.Children
+		return r, nil
 	}
 	for _, c := range r.Root.Children {
 		if c.IsGroup() {
@@ -174,12 +191,31 @@ func DecodeResult(body []byte) (*Result, error) {
 	return r, nil
 }
 
+// totalCount reads root.fields.totalCount, with a fast path for the
+// renderer's usual {"totalCount":N,...}.
+func totalCount(fields json.RawMessage) (int64, error) {
+	const prefix = `{"totalCount":`
+	if rest, ok := bytes.CutPrefix(fields, []byte(prefix)); ok {
+		i := 0
+		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+			i++
+		}
+		if i > 0 && i < len(rest) && (rest[i] == ',' || rest[i] == '}') {
+			if n, err := strconv.ParseInt(string(rest[:i]), 10, 64); err == nil {
+				return n, nil
+			}
+		}
+	}
+	var f rootFields
+	if err := json.Unmarshal(fields, &f); err != nil {
+		return 0, err
+	}
+	return f.TotalCount, nil
+}
+
 // appendHits appends h, or the hits of the hit group h, to hits.
 func appendHits(hits []Hit, h Hit) []Hit {
 	if len(h.Children) == 0 {
-		if hits == nil {
-			hits = make([]Hit, 0, 16)
-		}
 		return append(hits, h)
 	}
 	for _, c := range h.Children {
