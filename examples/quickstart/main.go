@@ -12,8 +12,10 @@
 //
 //	go run ./examples/deploy -config-server http://localhost:19071 integration/testdata/app
 //
-// VESPA_TOKEN, or VESPA_CERT and VESPA_KEY (mutual TLS), and VESPA_CA
-// authenticate to it; VESPA_CLUSTER names its content cluster (default music).
+// VESPA_TOKEN, or VESPA_CERT_FILE and VESPA_KEY_FILE (mutual TLS), and
+// VESPA_CA_FILE authenticate to it, as in the integration suite (VESPA_CERT,
+// VESPA_KEY and VESPA_CA work too); VESPA_CLUSTER names its content cluster
+// (default music).
 // The documents live in their own namespace, removed at the start and the end.
 //
 // The steps: feed 10,000 documents through the asynchronous feeder (package
@@ -74,8 +76,9 @@ report. Without VESPA_ENDPOINT (or -endpoint) it runs on the in-process
 emulator; with it, against that Vespa, whose application must have the music
 schema of integration/testdata/app.
 
-Environment: VESPA_ENDPOINT, VESPA_TOKEN, VESPA_CERT and VESPA_KEY (mutual
-TLS), VESPA_CA, VESPA_CLUSTER.
+Environment: VESPA_ENDPOINT, VESPA_TOKEN, VESPA_CERT_FILE and VESPA_KEY_FILE
+(mutual TLS), VESPA_CA_FILE, VESPA_CLUSTER. VESPA_CERT, VESPA_KEY and VESPA_CA
+are read when the _FILE names are unset.
 
 `)
 		fs.PrintDefaults()

@@ -197,7 +197,10 @@ func (q *quickstart) search(ctx context.Context, qc *query.Client, name string, 
 	if len(res.Hits) > 0 {
 		_ = res.Hits[0].Decode(&top)
 	}
-	q.r.check(ok, "query", "%-15s %d hits of %d matches %s in %v, top %q (relevance %v)",
+	if note != "" {
+		note = " " + note
+	}
+	q.r.check(ok, "query", "%-15s %d hits of %d matches%s in %v, top %q (relevance %v)",
 		name, len(res.Hits), res.TotalCount, note, ms(elapsed), top.Title, topRelevance(res))
 	return nil
 }

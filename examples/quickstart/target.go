@@ -29,20 +29,22 @@ type target struct {
 }
 
 // connect returns a client of the Vespa named by VESPA_ENDPOINT, with the
-// credentials of VESPA_TOKEN, VESPA_CERT and VESPA_KEY, and VESPA_CA.
+// credentials of VESPA_TOKEN, VESPA_CERT_FILE and VESPA_KEY_FILE, and
+// VESPA_CA_FILE: the variables of the integration suite. VESPA_CERT,
+// VESPA_KEY and VESPA_CA are accepted as well.
 func connect(o options) (*target, error) {
 	opts := []vespa.Option{vespa.WithHTTPVersion(vespa.HTTP2)}
 	if t := os.Getenv("VESPA_TOKEN"); t != "" {
 		opts = append(opts, vespa.WithToken(t))
 	}
-	cert, key := os.Getenv("VESPA_CERT"), os.Getenv("VESPA_KEY")
+	cert, key := getenv("VESPA_CERT_FILE", "VESPA_CERT"), getenv("VESPA_KEY_FILE", "VESPA_KEY")
 	if (cert == "") != (key == "") {
-		return nil, errors.New("VESPA_CERT and VESPA_KEY go together")
+		return nil, errors.New("VESPA_CERT_FILE and VESPA_KEY_FILE go together")
 	}
 	if cert != "" {
 		opts = append(opts, vespa.WithCertificateFiles(cert, key))
 	}
-	if ca := os.Getenv("VESPA_CA"); ca != "" {
+	if ca := getenv("VESPA_CA_FILE", "VESPA_CA"); ca != "" {
 		opts = append(opts, vespa.WithCAFile(ca))
 	}
 	c, err := vespa.NewClient(o.endpoint, opts...)
@@ -50,6 +52,16 @@ func connect(o options) (*target, error) {
 		return nil, err
 	}
 	return &target{name: o.endpoint, client: c, cluster: o.cluster, close: func() { c.Close() }}, nil
+}
+
+// getenv returns the first of the environment variables names that is set.
+func getenv(names ...string) string {
+	for _, n := range names {
+		if v := os.Getenv(n); v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // startEmulator starts the in-process emulator and gives it the music
