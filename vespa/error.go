@@ -125,12 +125,21 @@ func ErrorFromResult(r *Result, op string) error {
 
 var errUnknownKind = errors.New("vespa: unknown operation kind")
 
-// unwrapURLError drops the *url.Error layer, whose text repeats the URL; the
-// *Error around it names the path already.
+// unwrapURLError hides the *url.Error layer's text, which repeats the URL
+// (the *Error around it names the path already), but keeps the *url.Error in
+// the chain: retry classification ([retries.IsConnectionError]) recognises a
+// dropped connection as an io.EOF inside a *url.Error.
 func unwrapURLError(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) && ue.Err != nil {
-		return ue.Err
+		return &transportError{ue: ue}
 	}
 	return err
 }
+
+// transportError prints a transport failure without its URL and unwraps to
+// the original *url.Error.
+type transportError struct{ ue *url.Error }
+
+func (e *transportError) Error() string { return e.ue.Err.Error() }
+func (e *transportError) Unwrap() error { return e.ue }
