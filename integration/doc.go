@@ -1,0 +1,20 @@
+// Package integration is govespa's end-to-end suite: one set of test bodies
+// that deploys testdata/app and exercises the SDK (sync operations, the
+// feeder, queries, visits, mass deletes and the feed-file reader) against
+// "a Vespa", described by the Target interface in target_test.go.
+//
+// The suite runs against every target that is available:
+//
+//   - the in-process emulator (package vespatest), always, in go test ./...;
+//   - a vespaengine/vespa container started with testcontainers-go, when the
+//     tests are built with -tags integration and Docker is reachable
+//     (go test -tags integration ./integration/...); it skips at once
+//     without Docker;
+//   - any running Vespa named by VESPA_ENDPOINT (its container, port 8080)
+//     and VESPA_CONFIG_SERVER (its config server, port 19071), with the
+//     optional VESPA_TOKEN, VESPA_CERT_FILE and VESPA_KEY_FILE,
+//     VESPA_CA_FILE and VESPA_CLUSTER. The suite deploys testdata/app to that
+//     config server, replacing the application it runs.
+//
+// The package holds no API: everything is in its tests.
+package integration

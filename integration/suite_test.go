@@ -1,0 +1,132 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/cloud"
+)
+
+// appDir is the application package the suite deploys.
+const appDir = "testdata/app"
+
+// suiteDocuments is the number of songs the suite feeds; shortDocuments
+// under -short. The emulator feeds 10,000 in a few seconds even under -race.
+const (
+	suiteDocuments = 10_000
+	shortDocuments = 1_000
+)
+
+// suite is one run of the test bodies against one target.
+type suite struct {
+	tg     Target
+	ctx    context.Context // bounded by tg.Timeout
+	client *vespa.Client   // HTTP/2, for everything
+	docs   corpus
+}
+
+// TestSuite runs the whole suite against every available target: deploy
+// testdata/app and wait until it is ready, then sync operations, a feed,
+// queries, a sliced visit, a removal by selection and a feed file, in that
+// order (the later steps read what the feed wrote).
+func TestSuite(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg Target) {
+		ctx, cancel := context.WithTimeout(t.Context(), tg.Timeout())
+		defer cancel()
+		n := suiteDocuments
+		if testing.Short() {
+			n = shortDocuments
+		}
+		s := &suite{
+			tg:     tg,
+			ctx:    ctx,
+			client: newTargetClient(t, tg, vespa.WithHTTPVersion(vespa.HTTP2)),
+			docs:   newCorpus(n),
+		}
+		t.Logf("[%s] container %s, config server %s, namespace %s", tg.Name(), tg.Endpoint(), tg.ConfigServer(), s.docs.ns)
+		if !t.Run("deploy testdata/app and wait until ready", s.testDeploy) {
+			t.FailNow()
+		}
+		t.Cleanup(s.removeEverything)
+		t.Run("sync get put update remove", s.testSync)
+		if !t.Run("feed the corpus", s.testFeed) {
+			t.FailNow()
+		}
+		t.Run("query", s.testQuery)
+		t.Run("visit in 4 slices", s.testVisit)
+		t.Run("remove by selection", s.testRemoveWhere)
+		t.Run("feed a feed file", s.testFeedFile)
+	})
+}
+
+// healthURLer is implemented by targets whose containers the config-server
+// client cannot check for health itself (it sends no data-plane token):
+// the URLs ConfigServer.DeployAndWait should wait for.
+type healthURLer interface {
+	deployHealthURLs() []string
+}
+
+// testDeploy waits for the config server, deploys testdata/app through
+// cloud.ConfigServer, waits for convergence and health, and then for the
+// container through the data-plane client.
+func (s *suite) testDeploy(t *testing.T) {
+	cs, err := cloud.NewConfigServer(s.tg.ConfigServer(), s.tg.ConfigServerOptions()...)
+	if err != nil {
+		t.Fatalf("[%s] cloud.NewConfigServer: %v", s.tg.Name(), err)
+	}
+	if err := cs.WaitForHealth(s.ctx, s.tg.ConfigServer()); err != nil {
+		t.Fatalf("[%s] the config server did not come up: %v", s.tg.Name(), err)
+	}
+	pkg, err := cloud.NewPackage(appDir)
+	if err != nil {
+		t.Fatalf("cloud.NewPackage(%s): %v", appDir, err)
+	}
+	params := cloud.ConfigDeployParams{ContainerURLs: []string{s.tg.Endpoint()}}
+	if h, ok := s.tg.(healthURLer); ok {
+		params.ContainerURLs = h.deployHealthURLs()
+	}
+	start := time.Now()
+	sess, err := cs.DeployAndWait(s.ctx, pkg, params)
+	if err != nil {
+		t.Fatalf("[%s] deploy of %s: %v", s.tg.Name(), appDir, err)
+	}
+	if !sess.Activated || sess.ID <= 0 {
+		t.Fatalf("[%s] deploy: session %+v, want an activated session with a positive id", s.tg.Name(), sess)
+	}
+	for _, l := range sess.Log {
+		t.Logf("[%s] deploy log: %+v", s.tg.Name(), l)
+	}
+	if err := s.client.WaitUntilReady(s.ctx); err != nil {
+		t.Fatalf("[%s] the container did not become ready: %v", s.tg.Name(), err)
+	}
+	t.Logf("[%s] session %d active and ready after %v", s.tg.Name(), sess.ID, time.Since(start).Round(time.Millisecond))
+}
+
+// removeEverything removes the documents of every namespace the suite
+// wrote, so that a shared Vespa is left as it was found.
+func (s *suite) removeEverything() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	for _, ns := range []string{s.docs.ns, s.syncNamespace(), s.fileNamespace()} {
+		_, err := s.client.RemoveWhere(ctx, vespa.SelectionRequest{
+			Namespace: ns, DocType: "music", Cluster: s.tg.Cluster(), Selection: "true",
+		})
+		if err != nil && !errors.Is(err, context.Canceled) {
+			// Not a failure of the suite: it only leaves documents behind.
+			s.client.Logger().Warn("cleanup", "namespace", ns, "err", err)
+		}
+	}
+}
+
+// syncNamespace and fileNamespace keep the documents of the sync and
+// feed-file tests apart from the corpus, so visits count only the corpus.
+func (s *suite) syncNamespace() string { return s.docs.ns + "-sync" }
+func (s *suite) fileNamespace() string { return s.docs.ns + "-file" }
+
+// musicID returns id:<ns>:music::<key>.
+func musicID(ns, key string) vespa.DocumentID {
+	return vespa.DocumentID{Namespace: ns, DocType: "music", UserSpecific: key}
+}

@@ -1,0 +1,80 @@
+package integration
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/vespatest"
+)
+
+// emulatorTarget is the in-process emulator, started without any schema:
+// it learns the music schema from the suite's deploy of testdata/app to its
+// config server, as a real Vespa does.
+type emulatorTarget struct {
+	srv *vespatest.Server
+	cfg string
+	log *lockedBuffer
+}
+
+// startEmulatorTarget starts an emulator for t, closed when t ends. It is
+// always available.
+func startEmulatorTarget(t *testing.T) Target {
+	t.Helper()
+	buf := &lockedBuffer{}
+	logger := slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	srv, err := vespatest.Start(vespatest.WithLogger(logger))
+	if err != nil {
+		t.Fatalf("[emulator] vespatest.Start: %v", err)
+	}
+	t.Cleanup(srv.Close)
+	cfg := srv.ConfigServerURL()
+	if cfg == "" {
+		t.Fatal("[emulator] the config server did not start")
+	}
+	return &emulatorTarget{srv: srv, cfg: cfg, log: buf}
+}
+
+func (e *emulatorTarget) Name() string                  { return "emulator" }
+func (e *emulatorTarget) Endpoint() string              { return e.srv.URL() }
+func (e *emulatorTarget) ConfigServer() string          { return e.cfg }
+func (e *emulatorTarget) Cluster() string               { return "music" }
+func (e *emulatorTarget) ClientOptions() []vespa.Option { return nil }
+func (e *emulatorTarget) Timeout() time.Duration        { return 2 * time.Minute }
+
+// ConfigServerOptions polls quickly: the emulator converges at once, and
+// the default two-second interval would only slow the suite down.
+func (e *emulatorTarget) ConfigServerOptions() []cloud.Option {
+	return []cloud.Option{cloud.WithPollInterval(20 * time.Millisecond)}
+}
+
+func (e *emulatorTarget) DumpLogs(_ context.Context, w io.Writer) error {
+	_, err := w.Write(e.log.Bytes())
+	return err
+}
+
+// lockedBuffer is a bytes.Buffer safe for the emulator's concurrent log
+// writes.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// Bytes returns a copy of what was written.
+func (b *lockedBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.buf.Bytes())
+}
