@@ -54,8 +54,9 @@ type Feeder struct {
 	readyAt int                 // index of the head of ready
 	byID    map[string]*pending // the last operation enqueued for each busy document
 	workers int
-	count   int           // accepted, unfinished operations
-	drained chan struct{} // closed when count drops to 0; nil when nobody waits
+	active  map[*workerState]struct{} // running workers, to cancel on abort
+	count   int                       // accepted, unfinished operations
+	drained chan struct{}             // closed when count drops to 0; nil when nobody waits
 	closed  bool
 	wg      sync.WaitGroup
 }
@@ -86,6 +87,7 @@ func New(client *vespa.Client, cfg Config) (*Feeder, error) {
 		breaker: breaker{span: cfg.BreakerSpan},
 		slots:   make(chan struct{}, cfg.MaxPending),
 		byID:    map[string]*pending{},
+		active:  map[*workerState]struct{}{},
 	}
 	f.abortCtx, f.abort = context.WithCancelCause(context.Background())
 	for range cfg.Connections {
@@ -182,8 +184,10 @@ func (f *Feeder) spawnLocked() {
 	for f.workers < limit && f.readyAt < len(f.ready) {
 		p := f.popReadyLocked()
 		f.workers++
+		w := &workerState{}
+		f.active[w] = struct{}{}
 		f.wg.Add(1)
-		go f.work(p)
+		go f.work(w, p)
 	}
 }
 
@@ -204,10 +208,10 @@ func (f *Feeder) popReadyLocked() *pending {
 
 // work runs operations until none is ready or the limit shrank: first p,
 // then the next operation on p's document, then other ready ones.
-func (f *Feeder) work(p *pending) {
+func (f *Feeder) work(w *workerState, p *pending) {
 	defer f.wg.Done()
 	for p != nil {
-		f.run(p)
+		f.run(w, p)
 		f.mu.Lock()
 		var next *pending
 		if f.byID[p.key] == p {
@@ -226,6 +230,7 @@ func (f *Feeder) work(p *pending) {
 		}
 		if next == nil {
 			f.workers--
+			delete(f.active, w)
 		} else {
 			f.spawnLocked()
 		}
@@ -334,12 +339,12 @@ func (f *Feeder) Close(ctx context.Context) error {
 	f.mu.Unlock()
 	err := f.waitDrained(ctx)
 	if err != nil {
-		f.abort(fmt.Errorf("%w before its operations finished: %w", ErrClosed, err))
+		f.stop(fmt.Errorf("%w before its operations finished: %w", ErrClosed, err))
 		// Every unfinished operation now ends at once, cancelled.
 		_ = f.waitDrained(context.Background())
 	}
 	f.wg.Wait()
-	f.abort(ErrClosed)
+	f.stop(ErrClosed)
 	for _, c := range f.conns {
 		c.hc.CloseIdleConnections()
 	}
@@ -393,4 +398,35 @@ func (s *skipper) skip(op *Operation) bool {
 type conn struct {
 	hc   *http.Client
 	busy atomic.Int64
+}
+
+// workerState is what Close and the breaker need to reach a running worker:
+// the cancel function of the operation it is sending.
+type workerState struct {
+	mu     sync.Mutex
+	cancel context.CancelFunc
+}
+
+// setCancel records the cancel function of the worker's current operation
+// (nil when it has none).
+func (w *workerState) setCancel(c context.CancelFunc) {
+	w.mu.Lock()
+	w.cancel = c
+	w.mu.Unlock()
+}
+
+// stop cancels every unfinished operation with cause: those in flight at
+// once, the others as workers reach them. (One registry of workers instead of
+// a context.AfterFunc per operation keeps the hot path off a shared lock.)
+func (f *Feeder) stop(cause error) {
+	f.abort(cause)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for w := range f.active {
+		w.mu.Lock()
+		if w.cancel != nil {
+			w.cancel()
+		}
+		w.mu.Unlock()
+	}
 }

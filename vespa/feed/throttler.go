@@ -37,8 +37,9 @@ type throttler struct {
 	target    atomic.Int64 // the dynamic target
 	ok        atomic.Int64 // successes since the last sample
 
+	sent atomic.Int64 // sends since the last sample
+
 	mu          sync.Mutex
-	sent        int64
 	start       time.Time
 	throughputs [throttleBuckets]float64
 
@@ -104,15 +105,16 @@ func (t *throttler) inflightOf(i float64) float64 {
 // sentOne records that an operation was sent, and now and then samples the
 // throughput and picks a new dynamic target.
 func (t *throttler) sentOne() {
+	cur := float64(t.limit())
+	s := float64(t.sent.Add(1))
+	if s*s*s < 1e3*cur*cur {
+		return // the common case: no lock
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	cur := float64(t.limit())
-	t.sent++
-	s := float64(t.sent)
-	if s*s*s < 1e3*cur*cur {
-		return
+	if t.sent.Swap(0) == 0 {
+		return // another goroutine sampled just now
 	}
-	t.sent = 0
 	now := t.now()
 	elapsed := now.Sub(t.start).Seconds()
 	t.start = now

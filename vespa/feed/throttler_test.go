@@ -31,7 +31,7 @@ func simulate(t *throttler, clk *fakeClock, tp func(inflight int) float64, round
 			clk.t = clk.t.Add(time.Millisecond)
 			t.ok.Add(int64(tp(l) / 1000)) // the successes of this millisecond
 			t.sentOne()
-			if t.sent == 0 {
+			if t.sent.Load() == 0 {
 				break
 			}
 		}

@@ -14,7 +14,7 @@ import (
 
 // run sends one operation under the feeder's policies and delivers its
 // outcome.
-func (f *Feeder) run(p *pending) {
+func (f *Feeder) run(w *workerState, p *pending) {
 	o := Outcome{Operation: p.op}
 	if err := f.stopped(p.ctx); err != nil {
 		o.Err = err
@@ -23,8 +23,11 @@ func (f *Feeder) run(p *pending) {
 	}
 	ctx, cancel := context.WithTimeout(p.ctx, f.cfg.OperationTimeout)
 	defer cancel()
-	stop := context.AfterFunc(f.abortCtx, cancel)
-	defer stop()
+	w.setCancel(cancel)
+	defer w.setCancel(nil)
+	if f.abortCtx.Err() != nil {
+		cancel() // stop ran before setCancel
+	}
 
 	body := p.op.requestBody()
 	opts := vespa.OperationOptions{
@@ -171,7 +174,7 @@ func (f *Feeder) observe(r *vespa.Result, err error) {
 func (f *Feeder) fail(err error) {
 	if be := f.breaker.failure(err); be != nil {
 		f.client.Logger().Error("feed: circuit breaker open, stopping the feed", "error", be)
-		f.abort(be)
+		f.stop(be)
 	}
 }
 

@@ -1,0 +1,224 @@
+package feed_test
+
+// Benchmarks of the feeder against a hand-written floor: a minimal feeder on
+// plain net/http with the same connections and concurrency and nothing else
+// (no retries, no stats, no ordering). Run:
+//
+//	go test -run '^$' -bench . -benchtime 20000x ./vespa/feed
+//
+// docs/s is the figure to compare; allocs/op include the in-process server's.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/feed"
+	"github.com/govespa/govespa/vespa/vespatest"
+)
+
+const (
+	benchConnections = 4
+	benchInflight    = 64
+)
+
+// benchFields returns the fields of a document of about 150 bytes, or of
+// 4 KB with a 384-float vector.
+func benchFields(vector bool) []byte {
+	if !vector {
+		return []byte(`{"title":"A Head Full of Dreams","artist":"Coldplay","year":2015,"album":"A Head Full of Dreams (Deluxe)","tags":["pop","rock"]}`)
+	}
+	var b strings.Builder
+	b.WriteString(`{"title":"A Head Full of Dreams","embedding":{"values":[`)
+	for i := range 384 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%.6f", float64(i%97)/97-0.5)
+	}
+	b.WriteString(`]}}`)
+	return []byte(b.String())
+}
+
+// newSink starts a trivial /document/v1 server (HTTP/1.1 and h2c) that
+// answers every request with 200 at once.
+func newSink(b *testing.B) string {
+	s := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"pathId":"/document/v1/ns/music/docid/x","id":"id:ns:music::x"}`)
+	}))
+	s.Config.Protocols = new(http.Protocols)
+	s.Config.Protocols.SetHTTP1(true)
+	s.Config.Protocols.SetUnencryptedHTTP2(true)
+	s.Start()
+	b.Cleanup(s.Close)
+	return s.URL
+}
+
+// floorFeed puts n documents with benchInflight goroutines over
+// benchConnections h2c transports, with nothing else.
+func floorFeed(b *testing.B, base string, n int, fields []byte) {
+	body := append(append([]byte(`{"fields":`), fields...), '}')
+	clients := make([]*http.Client, benchConnections)
+	for i := range clients {
+		p := new(http.Protocols)
+		p.SetUnencryptedHTTP2(true)
+		clients[i] = &http.Client{Transport: &http.Transport{Protocols: p}}
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for g := range benchInflight {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hc := clients[g%benchConnections]
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(n) {
+					return
+				}
+				url := fmt.Sprintf("%s/document/v1/ns/music/docid/d%d", base, i)
+				req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				resp, err := hc.Do(req)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					b.Errorf("status %d", resp.StatusCode)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, c := range clients {
+		c.CloseIdleConnections()
+	}
+}
+
+// feederFeed puts n documents with the feeder at the same concurrency.
+func feederFeed(b *testing.B, base string, n int, fields []byte, compression feed.Compression) {
+	client, err := vespa.NewClient(base, vespa.WithHTTPVersion(vespa.HTTP2))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer client.Close()
+	var failed atomic.Int64
+	f, err := feed.New(client, feed.Config{
+		Connections: benchConnections, MinInflight: benchInflight, MaxInflight: benchInflight, Compression: compression,
+		OnOutcome: func(_ context.Context, o feed.Outcome) {
+			if !o.OK() {
+				failed.Add(1)
+			}
+		},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	ids := make([]vespa.DocumentID, n)
+	for i := range ids {
+		ids[i] = vespa.DocumentID{Namespace: "ns", DocType: "music", UserSpecific: fmt.Sprintf("d%d", i)}
+	}
+	b.ResetTimer()
+	for i := range n {
+		if err := f.Put(ctx, ids[i], fields); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := f.Close(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if failed.Load() != 0 {
+		b.Fatalf("%d failed", failed.Load())
+	}
+}
+
+func BenchmarkFeed(b *testing.B) {
+	for _, target := range []string{"sink", "emulator"} {
+		for _, size := range []string{"150B", "4KB"} {
+			fields := benchFields(size == "4KB")
+			base := func(b *testing.B) string {
+				if target == "sink" {
+					return newSink(b)
+				}
+				srv := vespatest.NewServer()
+				b.Cleanup(srv.Close)
+				return srv.URL()
+			}
+			b.Run(target+"/"+size+"/floor", func(b *testing.B) {
+				url := base(b)
+				b.ReportAllocs()
+				b.ResetTimer()
+				floorFeed(b, url, b.N, fields)
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+			})
+			b.Run(target+"/"+size+"/feeder", func(b *testing.B) {
+				url := base(b)
+				b.ReportAllocs()
+				feederFeed(b, url, b.N, fields, feed.CompressionNone)
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+			})
+			if target == "sink" && size == "4KB" {
+				b.Run(target+"/"+size+"/feeder-gzip", func(b *testing.B) {
+					url := base(b)
+					b.ReportAllocs()
+					feederFeed(b, url, b.N, fields, feed.CompressionGzip)
+					b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkFeedRatio alternates the floor and the feeder in batches of
+// 2,000 documents, b.N batches each, and reports the feeder's throughput as a
+// fraction of the floor's: alternating keeps a busy machine's drift from
+// favouring either. Run:
+//
+//	go test -run '^$' -bench FeedRatio -benchtime 10x ./vespa/feed
+func BenchmarkFeedRatio(b *testing.B) {
+	const batch = 2000
+	for _, target := range []string{"sink", "emulator"} {
+		for _, size := range []string{"150B", "4KB"} {
+			b.Run(target+"/"+size, func(b *testing.B) {
+				fields := benchFields(size == "4KB")
+				var url string
+				if target == "sink" {
+					url = newSink(b)
+				} else {
+					srv := vespatest.NewServer()
+					b.Cleanup(srv.Close)
+					url = srv.URL()
+				}
+				var floor, feeder time.Duration
+				for range b.N {
+					start := time.Now()
+					floorFeed(b, url, batch, fields)
+					floor += time.Since(start)
+					start = time.Now()
+					feederFeed(b, url, batch, fields, feed.CompressionNone)
+					feeder += time.Since(start)
+				}
+				n := float64(b.N * batch)
+				b.ReportMetric(n/floor.Seconds(), "floor-docs/s")
+				b.ReportMetric(n/feeder.Seconds(), "feeder-docs/s")
+				b.ReportMetric(floor.Seconds()/feeder.Seconds(), "ratio")
+			})
+		}
+	}
+}
