@@ -43,16 +43,21 @@ type embedding struct {
 // except that every title ends with the run's token, so that queries on a
 // shared Vespa see only this run's documents.
 type corpus struct {
-	ns    string // the namespace of this run's documents
-	token string // a word of every title, unique to the run
-	n     int    // the number of songs
+	ns      string      // the namespace of this run's documents
+	token   string      // a word of every title, unique to the run
+	n       int         // the number of songs
+	vectors [][]float32 // vector(i) for every song, computed once
 }
 
 // newCorpus returns a corpus of n songs with a namespace and a title token
 // unique to this run.
 func newCorpus(n int) corpus {
 	tok := runToken(uint64(time.Now().UnixNano()))
-	return corpus{ns: "it" + tok, token: tok, n: n}
+	c := corpus{ns: "it" + tok, token: tok, n: n, vectors: make([][]float32, n)}
+	for i := range n {
+		c.vectors[i] = vector(i)
+	}
+	return c
 }
 
 // runToken spells x as a word of consonants that no stemmer changes.
@@ -82,7 +87,7 @@ func (c corpus) song(i int) song {
 		Year:       1970 + i%50,
 		Popularity: i % 100,
 		Tags:       []string{tagWords[i%len(tagWords)]},
-		Embedding:  embedding{Values: vector(i)},
+		Embedding:  embedding{Values: c.vectors[i]},
 	}
 }
 
@@ -139,7 +144,7 @@ func (c corpus) nearest(q []float32, k int) []int {
 	}
 	all := make([]scored, c.n)
 	for i := range c.n {
-		all[i] = scored{i, angularDistance(q, vector(i))}
+		all[i] = scored{i, angularDistance(q, c.vectors[i])}
 	}
 	slices.SortFunc(all, func(a, b scored) int {
 		if a.d != b.d {

@@ -83,7 +83,7 @@ func (s *secretSink) err(label string, err error) {
 		}
 		seen++
 		fmt.Fprintf(s, "%s[%d]: %s | %v | %+v | %q\n", label, depth, e.Error(), e, e, e)
-		switch u := e.(type) {
+		switch u := e.(type) { //nolint:errorlint // walks the chain itself, one level at a time
 		case interface{ Unwrap() []error }:
 			for _, w := range u.Unwrap() {
 				walk(w, depth+1)

@@ -10,12 +10,18 @@ import (
 const visitSlices = 4
 
 // visitAll visits the corpus namespace with selection in visitSlices
-// slices and returns how many times each song was yielded, by index.
+// slices and returns how many times each song was yielded, by index,
+// handing each to check unless it is nil (then only IDs are fetched).
 // Documents that are not songs of the corpus fail t.
 func (s *suite) visitAll(t *testing.T, selection string, check func(i int, got song)) (map[int]int, vespa.VisitStats) {
 	t.Helper()
 	name := s.tg.Name()
+	fieldSet := "" // the document type's fields
+	if check == nil {
+		fieldSet = "[id]"
+	}
 	v, err := s.client.Visitor(vespa.VisitRequest{
+		FieldSet:            fieldSet,
 		Namespace:           s.docs.ns,
 		DocType:             "music",
 		Cluster:             s.tg.Cluster(),

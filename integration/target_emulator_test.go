@@ -46,7 +46,7 @@ func (e *emulatorTarget) Endpoint() string              { return e.srv.URL() }
 func (e *emulatorTarget) ConfigServer() string          { return e.cfg }
 func (e *emulatorTarget) Cluster() string               { return "music" }
 func (e *emulatorTarget) ClientOptions() []vespa.Option { return nil }
-func (e *emulatorTarget) Timeout() time.Duration        { return 2 * time.Minute }
+func (e *emulatorTarget) Timeout() time.Duration        { return 10 * time.Minute }
 
 // ConfigServerOptions polls quickly: the emulator converges at once, and
 // the default two-second interval would only slow the suite down.
