@@ -95,7 +95,11 @@ func (s *suite) testQueryBuilder(t *testing.T, qc *query.Client) {
 			t.Errorf("[%s] hit %d: document %q is not in the corpus", name, k, h.DocumentID)
 			continue
 		}
-		compareSong(t, name, h.DocumentID, h.song, s.docs.song(i))
+		// embedding is no summary field of testdata/app's schema: Vespa
+		// leaves it out of hits, so it is not compared.
+		got, want := h.song, s.docs.song(i)
+		got.Embedding, want.Embedding = embedding{}, embedding{}
+		compareSong(t, name, h.DocumentID, got, want)
 		if h.Year <= 2000 || !strings.Contains(h.Title, word) {
 			t.Errorf("[%s] hit %d (%s) does not match: %+v", name, k, h.DocumentID, h.song)
 		}
