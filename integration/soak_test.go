@@ -29,7 +29,7 @@ import (
 // leaves nothing selected behind. -short feeds soakDocumentsShort.
 const (
 	soakDocuments      = 100_000
-	soakDocumentsRace  = 20_000
+	soakDocumentsRace  = 10_000
 	soakDocumentsShort = 5_000
 
 	// soakSeed seeds the emulator's fault dice, so a failing run can be
@@ -103,7 +103,7 @@ func (c soakFaultCounts) String() string {
 
 // soakDocumentsFlag overrides the number of documents of the soak, for a
 // longer run by hand: go test -run TestSoak -soak.documents=1000000 ./integration.
-var soakDocumentsFlag = flag.Int("soak.documents", 0, "number of documents the soak feeds (0: 100,000; 20,000 under -race; 5,000 with -short)")
+var soakDocumentsFlag = flag.Int("soak.documents", 0, "number of documents the soak feeds (0: 100,000; 10,000 under -race; 5,000 with -short)")
 
 func soakDocumentCount() int {
 	switch {
