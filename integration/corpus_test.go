@@ -80,14 +80,19 @@ func (c corpus) id(i int) vespa.DocumentID {
 // word returns the title word of song i.
 func (c corpus) word(i int) string { return titleWords[i%len(titleWords)] }
 
-// song returns the fields of song i.
+// song returns the fields of song i (also for i >= c.n, as the feed-file
+// test uses).
 func (c corpus) song(i int) song {
+	v := vector
+	if i < len(c.vectors) {
+		v = func(i int) []float32 { return c.vectors[i] }
+	}
 	return song{
 		Title:      c.word(i) + " " + c.token,
 		Year:       1970 + i%50,
 		Popularity: i % 100,
 		Tags:       []string{tagWords[i%len(tagWords)]},
-		Embedding:  embedding{Values: c.vectors[i]},
+		Embedding:  embedding{Values: v(i)},
 	}
 }
 

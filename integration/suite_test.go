@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"errors"
+	"flag"
 	"testing"
 	"time"
 
@@ -13,12 +14,32 @@ import (
 // appDir is the application package the suite deploys.
 const appDir = "testdata/app"
 
-// suiteDocuments is the number of songs the suite feeds; shortDocuments
-// under -short. The emulator feeds 10,000 in a few seconds even under -race.
+// The number of songs the suite feeds. A run feeds suiteDocuments, unless
+// the -suite.documents flag says otherwise, or -short or the race detector
+// is on: then it feeds reducedDocuments. The emulator takes most of the time:
+// each song holds a 384-value embedding that it parses, stores, renders and
+// searches, and the race detector makes that 8 times slower. Measured on a
+// loaded 2-core machine, the emulator target takes about 13 s with 10,000
+// songs, 110 s with 10,000 under -race and 12 s with 1,000 under -race.
 const (
-	suiteDocuments = 10_000
-	shortDocuments = 1_000
+	suiteDocuments   = 10_000
+	reducedDocuments = 1_000
 )
+
+var suiteDocumentsFlag = flag.Int("suite.documents", 0,
+	"number of songs the integration suite feeds (0: 10,000; 1,000 with -short or -race)")
+
+// suiteDocumentCount returns the number of songs this run feeds.
+func suiteDocumentCount() int {
+	switch {
+	case *suiteDocumentsFlag > 0:
+		return *suiteDocumentsFlag
+	case testing.Short() || suiteRace:
+		return reducedDocuments
+	default:
+		return suiteDocuments
+	}
+}
 
 // suite is one run of the test bodies against one target.
 type suite struct {
@@ -34,32 +55,33 @@ type suite struct {
 // order (the later steps read what the feed wrote).
 func TestSuite(t *testing.T) {
 	forEachTarget(t, func(t *testing.T, tg Target) {
-		ctx, cancel := context.WithTimeout(t.Context(), tg.Timeout())
-		defer cancel()
-		n := suiteDocuments
-		if testing.Short() {
-			n = shortDocuments
-		}
-		s := &suite{
-			tg:     tg,
-			ctx:    ctx,
-			client: newTargetClient(t, tg, vespa.WithHTTPVersion(vespa.HTTP2)),
-			docs:   newCorpus(n),
-		}
-		t.Logf("[%s] container %s, config server %s, namespace %s", tg.Name(), tg.Endpoint(), tg.ConfigServer(), s.docs.ns)
-		if !t.Run("deploy testdata/app and wait until ready", s.testDeploy) {
-			t.FailNow()
-		}
-		t.Cleanup(s.removeEverything)
-		t.Run("sync get put update remove", s.testSync)
-		if !t.Run("feed the corpus", s.testFeed) {
-			t.FailNow()
-		}
-		t.Run("query", s.testQuery)
-		t.Run("visit in 4 slices", s.testVisit)
-		t.Run("remove by selection", s.testRemoveWhere)
-		t.Run("feed a feed file", s.testFeedFile)
+		runSuite(t, tg, suiteDocumentCount())
 	})
+}
+
+// runSuite runs the test bodies against tg, feeding n songs.
+func runSuite(t *testing.T, tg Target, n int) {
+	ctx, cancel := context.WithTimeout(t.Context(), tg.Timeout())
+	defer cancel()
+	s := &suite{
+		tg:     tg,
+		ctx:    ctx,
+		client: newTargetClient(t, tg, vespa.WithHTTPVersion(vespa.HTTP2)),
+		docs:   newCorpus(n),
+	}
+	t.Logf("[%s] container %s, config server %s, namespace %s, %d songs", tg.Name(), tg.Endpoint(), tg.ConfigServer(), s.docs.ns, n)
+	if !t.Run("deploy testdata/app and wait until ready", s.testDeploy) {
+		t.FailNow()
+	}
+	t.Cleanup(s.removeEverything)
+	t.Run("sync get put update remove", s.testSync)
+	if !t.Run("feed the corpus", s.testFeed) {
+		t.FailNow()
+	}
+	t.Run("query", s.testQuery)
+	t.Run("visit in 4 slices", s.testVisit)
+	t.Run("remove by selection", s.testRemoveWhere)
+	t.Run("feed a feed file", s.testFeedFile)
 }
 
 // healthURLer is implemented by targets whose containers the config-server

@@ -15,6 +15,7 @@ import (
 
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/vespatest"
 )
 
 // The environment variables that name an external Vespa.
@@ -158,4 +159,26 @@ func (x *externalTarget) deployHealthURLs() []string {
 		return []string{}
 	}
 	return []string{x.endpoint}
+}
+
+// TestExternalTarget_Environment points the external target's environment
+// variables at an emulator that requires a data-plane token, and runs a small
+// suite through it: the external target works as documented, token
+// included.
+func TestExternalTarget_Environment(t *testing.T) {
+	const token = "integration-test-token"
+	srv := vespatest.NewTestServer(t, vespatest.WithToken(token))
+	t.Setenv(envEndpoint, srv.URL())
+	t.Setenv(envConfigServer, srv.ConfigServerURL())
+	t.Setenv(envToken, token)
+	t.Setenv(envCluster, "")
+	t.Setenv(envCertFile, "")
+	t.Setenv(envKeyFile, "")
+	t.Setenv(envCAFile, "")
+	tg := startExternalTarget(t)
+	if tg.Endpoint() != srv.URL() || tg.ConfigServer() != srv.ConfigServerURL() || tg.Cluster() != "music" {
+		t.Fatalf("external target: endpoint %s, config server %s, cluster %s; want the emulator's and music",
+			tg.Endpoint(), tg.ConfigServer(), tg.Cluster())
+	}
+	runSuite(t, tg, 200)
 }
