@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
+	"net/http"
 	"testing"
 	"time"
 
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/query"
+	"github.com/govespa/govespa/vespa/retries"
 )
 
 // appDir is the application package the suite deploys.
@@ -124,7 +128,45 @@ func (s *suite) testDeploy(t *testing.T) {
 	if err := s.client.WaitUntilReady(s.ctx); err != nil {
 		t.Fatalf("[%s] the container did not become ready: %v", s.tg.Name(), err)
 	}
+	if err := s.warmUp(); err != nil {
+		t.Fatalf("[%s] document/v1 or /search/ did not answer: %v", s.tg.Name(), err)
+	}
 	t.Logf("[%s] session %d active and ready after %v", s.tg.Name(), sess.ID, time.Since(start).Round(time.Millisecond))
+}
+
+// warmUpPolicy retries the first requests after a deploy while they fail
+// with 503 or 504 or cannot connect: a real Vespa's container says "up"
+// before its content node has joined, and the sync client's policy does not
+// retry those statuses.
+var warmUpPolicy = retries.New("integration warm-up", func(o retries.Outcome) bool {
+	switch o.StatusCode() {
+	case http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return retries.RetryIfConnectionError(o)
+}, retries.WaitExponential(250*time.Millisecond, 250*time.Millisecond, 5*time.Second), 100)
+
+// warmUp waits until a get of a missing document answers 404 and a query
+// answers without errors.
+func (s *suite) warmUp() error {
+	qc, err := query.New(s.client)
+	if err != nil {
+		return err
+	}
+	probe := musicID(s.syncNamespace(), "warm-up-probe")
+	return warmUpPolicy.Do(s.ctx, func(ctx context.Context) error {
+		if _, err := s.client.Get(ctx, probe, vespa.OperationOptions{}); !errors.Is(err, vespa.ErrNotFound) {
+			if err == nil {
+				return fmt.Errorf("get %s: found a document that should not exist", probe)
+			}
+			return err
+		}
+		res, err := qc.Search(ctx, &query.Request{YQL: "select * from music where true", Hits: query.NoHits})
+		if err != nil {
+			return err
+		}
+		return res.Err()
+	})
 }
 
 // removeEverything removes the documents of every namespace the suite
