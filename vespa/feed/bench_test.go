@@ -110,6 +110,43 @@ func floorFeed(b *testing.B, base string, n int, fields []byte) {
 	}
 }
 
+// sendOnceFeed puts n documents with vespa.Client.SendOnce called directly
+// from the floor's goroutines: the share of the gap that is the core
+// client's, not the feeder's.
+func sendOnceFeed(b *testing.B, url string, n int, fields []byte) {
+	client, _ := vespa.NewClient(url, vespa.WithHTTPVersion(vespa.HTTP2))
+	defer client.Close()
+	body := append(append([]byte(`{"fields":`), fields...), '}')
+	hcs := make([]*http.Client, benchConnections)
+	for i := range hcs {
+		hcs[i] = client.NewHTTPClient()
+	}
+	ids := make([]vespa.DocumentID, n)
+	for i := range ids {
+		ids[i] = vespa.DocumentID{Namespace: "ns", DocType: "music", UserSpecific: fmt.Sprintf("d%d", i)}
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for g := range benchInflight {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(n) {
+					return
+				}
+				r, err := client.SendOnce(context.Background(), hcs[g%benchConnections], vespa.OpPut, ids[i], body, vespa.OperationOptions{})
+				if err != nil || r.Status != 200 {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // feederFeed puts n documents with the feeder at the same concurrency.
 func feederFeed(b *testing.B, base string, n int, fields []byte, compression feed.Compression) {
 	client, err := vespa.NewClient(base, vespa.WithHTTPVersion(vespa.HTTP2))
@@ -185,7 +222,7 @@ func BenchmarkFeed(b *testing.B) {
 	}
 }
 
-// BenchmarkFeedRatio alternates the floor and the feeder in batches of
+// BenchmarkFeedRatio alternates the floor, SendOnce alone and the feeder in batches of
 // 2,000 documents, b.N batches each, and reports the feeder's throughput as a
 // fraction of the floor's: alternating keeps a busy machine's drift from
 // favouring either. Run:
@@ -205,11 +242,14 @@ func BenchmarkFeedRatio(b *testing.B) {
 					b.Cleanup(srv.Close)
 					url = srv.URL()
 				}
-				var floor, feeder time.Duration
+				var floor, sendOnce, feeder time.Duration
 				for range b.N {
 					start := time.Now()
 					floorFeed(b, url, batch, fields)
 					floor += time.Since(start)
+					start = time.Now()
+					sendOnceFeed(b, url, batch, fields)
+					sendOnce += time.Since(start)
 					start = time.Now()
 					feederFeed(b, url, batch, fields, feed.CompressionNone)
 					feeder += time.Since(start)
@@ -218,6 +258,7 @@ func BenchmarkFeedRatio(b *testing.B) {
 				b.ReportMetric(n/floor.Seconds(), "floor-docs/s")
 				b.ReportMetric(n/feeder.Seconds(), "feeder-docs/s")
 				b.ReportMetric(floor.Seconds()/feeder.Seconds(), "ratio")
+				b.ReportMetric(floor.Seconds()/sendOnce.Seconds(), "sendonce-ratio")
 			})
 		}
 	}

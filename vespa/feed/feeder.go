@@ -50,9 +50,9 @@ type Feeder struct {
 	abort    context.CancelCauseFunc
 
 	mu      sync.Mutex
-	ready   []*pending          // operations whose document is free, FIFO
-	readyAt int                 // index of the head of ready
-	byID    map[string]*pending // the last operation enqueued for each busy document
+	ready   []*pending                    // operations whose document is free, FIFO
+	readyAt int                           // index of the head of ready
+	byID    map[vespa.DocumentID]*pending // the last operation enqueued for each busy document
 	workers int
 	active  map[*workerState]struct{} // running workers, to cancel on abort
 	count   int                       // accepted, unfinished operations
@@ -65,7 +65,6 @@ type Feeder struct {
 type pending struct {
 	op   Operation
 	ctx  context.Context
-	key  string
 	next *pending // the next operation on the same document
 }
 
@@ -86,7 +85,7 @@ func New(client *vespa.Client, cfg Config) (*Feeder, error) {
 		limiter: newThrottler(cfg.MinInflight, cfg.MaxInflight),
 		breaker: breaker{span: cfg.BreakerSpan},
 		slots:   make(chan struct{}, cfg.MaxPending),
-		byID:    map[string]*pending{},
+		byID:    map[vespa.DocumentID]*pending{},
 		active:  map[*workerState]struct{}{},
 	}
 	f.abortCtx, f.abort = context.WithCancelCause(context.Background())
@@ -150,15 +149,18 @@ func (f *Feeder) Enqueue(ctx context.Context, op Operation) error {
 	if err := f.breaker.err(); err != nil {
 		return err
 	}
-	select {
-	case f.slots <- struct{}{}:
-	case <-ctx.Done():
+	if ctx.Err() != nil {
 		return context.Cause(ctx)
-	case <-f.abortCtx.Done():
-		return context.Cause(f.abortCtx)
+	}
+	select {
+	case f.slots <- struct{}{}: // the common case, without the full select
+	default:
+		if err := f.acquireSlow(ctx); err != nil {
+			return err
+		}
 	}
 	f.stats.start()
-	p := &pending{op: op, ctx: ctx, key: op.ID.String()}
+	p := &pending{op: op, ctx: ctx}
 	f.mu.Lock()
 	if f.closed {
 		f.mu.Unlock()
@@ -166,16 +168,28 @@ func (f *Feeder) Enqueue(ctx context.Context, op Operation) error {
 		return ErrClosed
 	}
 	f.count++
-	if tail, busy := f.byID[p.key]; busy {
+	if tail, busy := f.byID[p.op.ID]; busy {
 		tail.next = p
-		f.byID[p.key] = p
+		f.byID[p.op.ID] = p
 	} else {
-		f.byID[p.key] = p
+		f.byID[p.op.ID] = p
 		f.ready = append(f.ready, p)
 		f.spawnLocked()
 	}
 	f.mu.Unlock()
 	return nil
+}
+
+// acquireSlow waits for a pending slot.
+func (f *Feeder) acquireSlow(ctx context.Context) error {
+	select {
+	case f.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-f.abortCtx.Done():
+		return context.Cause(f.abortCtx)
+	}
 }
 
 // spawnLocked starts workers for ready operations, up to the in-flight limit.
@@ -185,6 +199,7 @@ func (f *Feeder) spawnLocked() {
 		p := f.popReadyLocked()
 		f.workers++
 		w := &workerState{}
+		f.bind(w)
 		f.active[w] = struct{}{}
 		f.wg.Add(1)
 		go f.work(w, p)
@@ -214,8 +229,8 @@ func (f *Feeder) work(w *workerState, p *pending) {
 		f.run(w, p)
 		f.mu.Lock()
 		var next *pending
-		if f.byID[p.key] == p {
-			delete(f.byID, p.key)
+		if f.byID[p.op.ID] == p {
+			delete(f.byID, p.op.ID)
 		} else {
 			next = p.next // keeps the document's order: it goes at once
 		}
@@ -405,6 +420,11 @@ type conn struct {
 type workerState struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc
+
+	// Used by the worker's goroutine only.
+	attempt attempt
+	send    func(context.Context) (*vespa.Result, error) // one attempt
+	outer   func(context.Context) (*vespa.Result, error) // Throttle around send
 }
 
 // setCancel records the cancel function of the worker's current operation

@@ -29,39 +29,28 @@ func (f *Feeder) run(w *workerState, p *pending) {
 		cancel() // stop ran before setCancel
 	}
 
-	body := p.op.requestBody()
-	opts := vespa.OperationOptions{
+	// The attempt state lives in the worker and the policies' callbacks
+	// were bound once per worker: nothing here allocates per operation.
+	a := &w.attempt
+	*a = attempt{
+		op:   &p.op,
+		body: p.op.requestBody(),
+	}
+	a.opts = vespa.OperationOptions{
 		Condition: p.op.Condition,
 		Create:    p.op.Create,
 		Route:     f.cfg.Route,
 		Gzip: f.cfg.Compression == CompressionGzip ||
-			f.cfg.Compression == CompressionAuto && len(body) >= f.cfg.GzipMinBytes,
+			f.cfg.Compression == CompressionAuto && len(a.body) >= f.cfg.GzipMinBytes,
 	}
-	deadline, _ := ctx.Deadline()
-	var last *vespa.Result
+	a.deadline, _ = ctx.Deadline()
 	f.limiter.sentOne()
 	f.stats.inflight.Add(1)
 	start := time.Now()
-	send := func(ctx context.Context) (*vespa.Result, error) {
-		o.Attempts++
-		if err := f.breaker.err(); err != nil {
-			return nil, err
-		}
-		// Ask Vespa for no more than the time this operation has left.
-		opts.Timeout = max(time.Until(deadline), time.Millisecond)
-		c := f.leastBusy()
-		c.busy.Add(1)
-		r, err := f.client.SendOnce(ctx, c.hc, p.op.Kind, p.op.ID, body, opts)
-		c.busy.Add(-1)
-		f.observe(r, err)
-		if r != nil {
-			last = r
-		}
-		return r, err
-	}
-	res, err := retries.Run(ctx, f.docPolicy, func(ctx context.Context) (*vespa.Result, error) {
-		return retries.Run(ctx, f.throttlePolicy, send)
-	})
+	res, err := retries.Run(ctx, f.docPolicy, w.outer)
+	o.Attempts = a.attempts
+	last := a.last
+	*a = attempt{}
 	o.Latency = time.Since(start)
 	f.stats.inflight.Add(-1)
 	if last != nil {
@@ -80,6 +69,43 @@ func (f *Feeder) run(w *workerState, p *pending) {
 		o.Err = f.explain(p.ctx, ctx, err, last, opName(p.op.Kind))
 	}
 	f.finish(p.ctx, &o, true)
+}
+
+// attempt is the state of the operation a worker is sending.
+type attempt struct {
+	op       *Operation
+	body     []byte
+	opts     vespa.OperationOptions
+	deadline time.Time
+	attempts int
+	last     *vespa.Result
+}
+
+// bind makes the worker's policy callbacks, once.
+func (f *Feeder) bind(w *workerState) {
+	w.send = func(ctx context.Context) (*vespa.Result, error) { return f.sendOnce(ctx, &w.attempt) }
+	w.outer = func(ctx context.Context) (*vespa.Result, error) {
+		return retries.Run(ctx, f.throttlePolicy, w.send)
+	}
+}
+
+// sendOnce makes one attempt of a's operation.
+func (f *Feeder) sendOnce(ctx context.Context, a *attempt) (*vespa.Result, error) {
+	a.attempts++
+	if err := f.breaker.err(); err != nil {
+		return nil, err
+	}
+	// Ask Vespa for no more than the time this operation has left.
+	a.opts.Timeout = max(time.Until(a.deadline), time.Millisecond)
+	c := f.leastBusy()
+	c.busy.Add(1)
+	r, err := f.client.SendOnce(ctx, c.hc, a.op.Kind, a.op.ID, a.body, a.opts)
+	c.busy.Add(-1)
+	f.observe(r, err)
+	if r != nil {
+		a.last = r
+	}
+	return r, err
 }
 
 // stopped returns why an operation must not be sent at all: its context
