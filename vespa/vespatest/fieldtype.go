@@ -218,6 +218,9 @@ func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error
 		}
 		return out.marshal(), true, nil
 	case kindTensor:
+		if out, ok := t.tensor.normalizeVector(raw); ok {
+			return out, true, nil
+		}
 		tv, err := parseTensor(t.tensor, raw)
 		if err != nil {
 			return nil, false, err

@@ -23,6 +23,9 @@ var errNotObject = errors.New("not a JSON object")
 // parseObject reads a JSON object, keeping key order; a repeated key keeps its
 // first position and its last value.
 func parseObject(raw []byte) (object, error) {
+	if obj, err := scanObject(raw); err == nil {
+		return obj, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	tok, err := dec.Token()
