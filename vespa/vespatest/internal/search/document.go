@@ -8,19 +8,33 @@ import (
 	"unicode"
 )
 
-// docView is a document decoded for evaluation: its fields in stored order, decoded lazily.
+// docView is a document decoded for evaluation: its fields in stored order, split and decoded
+// lazily, so that a query touching one field (a nearestNeighbor over cached vectors) does not
+// scan every document's bytes.
 type docView struct {
 	Document
+	split bool // names and raws are set
 	names []string
 	raws  []json.RawMessage
 	vals  map[string]any
 }
 
-// newDocView splits the top-level object of d.Fields into its fields, keeping their order. A
-// document whose fields are not a valid JSON object has no fields.
-func newDocView(d Document) *docView {
-	v := &docView{Document: d}
-	b := d.Fields
+func newDocView(d Document) *docView { return &docView{Document: d} }
+
+// fieldNames returns the names of the document's top-level fields in stored order.
+func (v *docView) fieldNames() []string {
+	v.ensure()
+	return v.names
+}
+
+// ensure splits the top-level object of Fields into its fields, keeping their order. A document
+// whose fields are not a valid JSON object has no fields.
+func (v *docView) ensure() *docView {
+	if v.split {
+		return v
+	}
+	v.split = true
+	b := v.Fields
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return v
@@ -130,6 +144,7 @@ func (v *docView) value(name string) (any, bool) {
 	if x, ok := v.vals[name]; ok {
 		return x, true
 	}
+	v.ensure()
 	for i, n := range v.names {
 		if n != name {
 			continue

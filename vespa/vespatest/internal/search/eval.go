@@ -13,6 +13,8 @@ import (
 type evaluator struct {
 	schemas schemaSet
 	nn      map[*nnNode]map[string]float64 // per nearestNeighbor: document ID to closeness
+	vectors *vectorCache                   // parsed document vectors, kept across queries
+	sawAll  bool                           // the query scans every document of the corpus
 }
 
 // eval reports whether d matches n and its score.
@@ -91,14 +93,14 @@ func (e *evaluator) fieldsFor(d *docView, field string) []string {
 		if _, ok := d.value(defaultIndex); ok {
 			return []string{defaultIndex}
 		}
-		return d.names
+		return d.fieldNames()
 	}
 	fs := e.schemas.types[d.docType()]
 	if _, ok := fs[defaultIndex]; ok {
 		return []string{defaultIndex}
 	}
 	var out []string
-	for _, name := range d.names {
+	for _, name := range d.fieldNames() {
 		if f, ok := fs[name]; ok && f.Indexed && isStringType(f.Type) {
 			out = append(out, name)
 		}
@@ -193,7 +195,7 @@ func countPhrase(tokens, words []string, prefix bool) int {
 // the conditions naming sub-fields of the element (key and value for maps).
 func (e *evaluator) sameElement(n containsNode, d *docView, path string) bool {
 	for _, el := range d.leavesElements(path) {
-		sub := &docView{Document: Document{ID: d.ID, Type: d.Type}, vals: el}
+		sub := &docView{Document: Document{ID: d.ID, Type: d.Type}, split: true, vals: el}
 		for k := range el {
 			sub.names = append(sub.names, k)
 		}

@@ -91,7 +91,7 @@ func (h *handler) execute(req *request, start time.Time) (*result, *resultError)
 	if timedOut {
 		return nil, timeoutError(req.timeout)
 	}
-	ev := &evaluator{schemas: schemas, nn: map[*nnNode]map[string]float64{}}
+	ev := &evaluator{schemas: schemas, nn: map[*nnNode]map[string]float64{}, vectors: &h.vectors, sawAll: types == nil}
 	if err := ev.prepareNN(where, docs, p); err != nil {
 		return nil, queryError(err)
 	}
@@ -394,8 +394,11 @@ func (e *evaluator) prepareNN(where node, docs []*docView, p params) error {
 	collect(where, 0)
 	for _, j := range append(first, second...) {
 		raw, _ := p.rankInput("query(" + j.n.query + ")")
-		q, _ := parseVector(raw)
+		qv, _ := parseVector(raw)
+		q := newQueryVector(qv)
 		var cands []nnCandidate
+		cache, gen := e.vectors.begin(j.n.field)
+		var err error
 	docs:
 		for _, d := range docs {
 			for _, f := range j.filter {
@@ -403,23 +406,24 @@ func (e *evaluator) prepareNN(where node, docs []*docView, p params) error {
 					continue docs
 				}
 			}
-			x, ok := d.value(j.n.field)
-			if !ok {
-				continue
-			}
-			vec, ok := parseVector(x)
-			if !ok || len(vec) != len(q) {
+			vec := lookupVector(cache, gen, d, j.n.field)
+			if vec == nil || vec.len() != len(q.vals) {
 				continue
 			}
 			metric := ""
 			if f, ok := e.schemas.field(d.docType(), j.n.field); ok {
 				metric = f.DistanceMetric
 			}
-			dist, closeness, err := distance(metric, q, vec)
+			var dist, closeness float64
+			dist, closeness, err = vectorDistance(metric, q, vec)
 			if err != nil {
-				return err
+				break
 			}
 			cands = append(cands, nnCandidate{id: d.ID, dist: dist, closeness: closeness})
+		}
+		e.vectors.end(cache, gen, e.sawAll && len(j.filter) == 0 && err == nil)
+		if err != nil {
+			return err
 		}
 		e.nn[j.n] = topK(cands, j.n.targetHits, j.n.threshold)
 	}

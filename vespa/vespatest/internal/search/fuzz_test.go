@@ -73,7 +73,7 @@ func FuzzDocView(f *testing.F) {
 	f.Add(`{}`)
 	f.Add(`[1]`)
 	f.Fuzz(func(t *testing.T, s string) {
-		v := newDocView(Document{Fields: json.RawMessage(s)})
+		v := newDocView(Document{Fields: json.RawMessage(s)}).ensure()
 		var obj map[string]json.RawMessage
 		if json.Unmarshal([]byte(s), &obj) != nil || obj == nil {
 			return

@@ -35,8 +35,9 @@ func NewHandler(c Corpus) http.Handler {
 }
 
 type handler struct {
-	corpus Corpus
-	now    func() time.Time
+	corpus  Corpus
+	now     func() time.Time
+	vectors vectorCache
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -22,7 +22,7 @@ func renderHit(m match, selected []string, schemas schemaSet) hit {
 	for _, s := range selected {
 		want[s] = true
 	}
-	names := d.names
+	names := d.fieldNames()
 	if fs, ok := schemaOrder(schemas, d.docType()); ok {
 		names = fs
 	}
@@ -52,6 +52,7 @@ func schemaOrder(schemas schemaSet, t string) ([]string, bool) {
 
 // raw returns the stored JSON of a top-level field.
 func (v *docView) raw(name string) (json.RawMessage, bool) {
+	v.ensure()
 	for i, n := range v.names {
 		if n == name {
 			return v.raws[i], true
