@@ -6,14 +6,50 @@ import (
 	"strings"
 )
 
-// Schema declares one document type: its name and fields. It is what a
-// schemas/<name>.sd file declares, minus everything but the field names and
-// types. The zero value is not useful; Name must be set.
+// Schema declares one document type: its name, fields and rank profiles. It
+// is what a schemas/<name>.sd file declares, minus what the emulator does not
+// model. The zero value is not useful; Name must be set.
 type Schema struct {
 	// Name is the schema and document type name, e.g. "music".
 	Name string
 	// Fields are the document's fields, in declaration order.
 	Fields []Field
+	// RankProfiles are the schema's rank profiles, selected by a query's
+	// ranking or ranking.profile. Without them, every query is ranked by the
+	// emulator's default relevance, and a query naming a profile other than
+	// "default" or "unranked" gets Vespa's "Requested rank profile … is
+	// undefined" error.
+	RankProfiles []RankProfile
+}
+
+// RankProfile is the part of a schema's rank profile the emulator evaluates:
+// its first-phase expression, over a small subset of Vespa's rank features
+// (see the search package documentation: bm25, closeness, nativeRank,
+// attribute and query features, constants, + - * / and parentheses, and the
+// profile's zero-argument functions). A query using a profile whose
+// expression goes beyond the subset, or which has a second or global phase,
+// is answered with a "not implemented" error, never a silently wrong score.
+type RankProfile struct {
+	// Name is the profile name, e.g. "bm25".
+	Name string
+	// Inherits names the profiles this one inherits from, in order. Their
+	// first phase, functions and inputs apply where this one sets none.
+	Inherits []string
+	// FirstPhase is the first-phase ranking expression, e.g.
+	// "bm25(title) + 0.1 * attribute(popularity)". Empty means inherited, or
+	// the emulator's default relevance (Vespa's nativeRank) when no parent
+	// sets one.
+	FirstPhase string
+	// SecondPhase and GlobalPhase are the expressions of the later phases.
+	// The emulator does not evaluate them; a profile that has one (itself or
+	// through inheritance) cannot be used in a query.
+	SecondPhase, GlobalPhase string
+	// Functions are the profile's functions without arguments, name to
+	// expression, which FirstPhase may call as name or name().
+	Functions map[string]string
+	// Inputs are the query inputs the profile declares, e.g. "query(w)", to
+	// their default values ("" when none is declared, which is 0).
+	Inputs map[string]string
 }
 
 // Field declares one document field.
@@ -32,6 +68,35 @@ type Field struct {
 	// "euclidean" (Vespa's default), "angular", "dotproduct",
 	// "prenormalized-angular". Only /search/ looks at it.
 	DistanceMetric string
+	// Indexing is the field's indexing statement, e.g. "summary | index" or
+	// "attribute | index". Only /search/ looks at it: a field is in the
+	// default document summary, and so rendered in hits, when "summary" is
+	// one of its steps. Empty means "summary | index" when Indexed is set and
+	// "summary | attribute" otherwise: a field declared in Go is in the
+	// summary unless its Indexing says otherwise.
+	Indexing string
+}
+
+// inSummary reports whether the field is in the default document summary.
+func (f Field) inSummary() bool {
+	if strings.TrimSpace(f.Indexing) == "" {
+		return true
+	}
+	return slices.Contains(indexingSteps(f.Indexing), "summary")
+}
+
+// indexingSteps splits an indexing statement into its steps, "summary",
+// "index", "input title" and so on; statements separated by ";" are joined.
+func indexingSteps(s string) []string {
+	var out []string
+	for stmt := range strings.SplitSeq(s, ";") {
+		for step := range strings.SplitSeq(stmt, "|") {
+			if step = strings.Join(strings.Fields(step), " "); step != "" {
+				out = append(out, step)
+			}
+		}
+	}
+	return out
 }
 
 // field returns the named field.
@@ -74,6 +139,16 @@ func validateSchemas(schemas []Schema) error {
 			if _, err := parseFieldType(f.Type); err != nil {
 				return fmt.Errorf("vespatest: schema %q field %q: %w", s.Name, f.Name, err)
 			}
+		}
+		profiles := map[string]bool{}
+		for _, p := range s.RankProfiles {
+			if p.Name == "" {
+				return fmt.Errorf("vespatest: schema %q has a rank profile without a name", s.Name)
+			}
+			if profiles[p.Name] {
+				return fmt.Errorf("vespatest: schema %q declares rank profile %q twice", s.Name, p.Name)
+			}
+			profiles[p.Name] = true
 		}
 	}
 	return nil

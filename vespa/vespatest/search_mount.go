@@ -17,9 +17,15 @@ func (c corpus) Schemas() []search.Schema {
 	for _, sch := range app.schemas {
 		fields := make([]search.Field, len(sch.Fields))
 		for i, f := range sch.Fields {
-			fields[i] = search.Field{Name: f.Name, Type: f.Type, Indexed: f.Indexed, DistanceMetric: f.DistanceMetric}
+			fields[i] = search.Field{Name: f.Name, Type: f.Type, Indexed: f.Indexed, DistanceMetric: f.DistanceMetric,
+				NoSummary: !f.inSummary()}
 		}
-		out = append(out, search.Schema{Name: sch.Name, Fields: fields})
+		profiles := make([]search.RankProfile, len(sch.RankProfiles))
+		for i, p := range sch.RankProfiles {
+			profiles[i] = search.RankProfile{Name: p.Name, Inherits: p.Inherits, FirstPhase: p.FirstPhase,
+				SecondPhase: p.SecondPhase, GlobalPhase: p.GlobalPhase, Functions: p.Functions, Inputs: p.Inputs}
+		}
+		out = append(out, search.Schema{Name: sch.Name, Fields: fields, RankProfiles: profiles})
 	}
 	return out
 }

@@ -263,8 +263,9 @@ func TestParseSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []vespatest.Field{{Name: "title", Type: "string", Indexed: true}, {Name: "tags", Type: "array<string>"},
-		{Name: "emb", Type: "tensor<float>(x[4])", DistanceMetric: "angular"}}
+	want := []vespatest.Field{{Name: "title", Type: "string", Indexed: true, Indexing: "summary | index"},
+		{Name: "tags", Type: "array<string>", Indexing: "attribute"},
+		{Name: "emb", Type: "tensor<float>(x[4])", DistanceMetric: "angular", Indexing: "attribute | summary"}}
 	if sch.Name != "doc" || len(sch.Fields) != len(want) {
 		t.Fatalf("got %+v", sch)
 	}
@@ -272,5 +273,69 @@ func TestParseSchema(t *testing.T) {
 		if sch.Fields[i] != want[i] {
 			t.Errorf("field %d = %+v, want %+v", i, sch.Fields[i], want[i])
 		}
+	}
+	if len(sch.RankProfiles) != 1 || sch.RankProfiles[0].Name != "default" || sch.RankProfiles[0].FirstPhase != "nativeRank" {
+		t.Errorf("rank profiles %+v", sch.RankProfiles)
+	}
+}
+
+func TestParseSchema_rankProfilesAndIndexing(t *testing.T) {
+	sch, err := vespatest.ParseSchema(`schema music {
+    document music {
+        field title type string {
+            indexing {
+                input title | summary | index;
+            }
+        }
+        field popularity type int { indexing: attribute }
+        field embedding type tensor<float>(x[3]) {
+            indexing: attribute | index
+            attribute { distance-metric: angular }
+        }
+    }
+    rank-profile bm25 {
+        first-phase {
+            expression: bm25(title)
+        }
+    }
+    rank-profile hybrid inherits bm25, closeness {
+        inputs {
+            query(q) tensor<float>(x[3])
+            query(w) double: 0.5
+        }
+        function pop() {
+            expression: attribute(popularity) / 100
+        }
+        first-phase {
+            expression {
+                bm25(title)
+                + query(w) * pop
+            }
+            keep-rank-count: 100
+        }
+        second-phase { expression: firstPhase }
+    }
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sch.Fields[0]; got.Indexing != "input title | summary | index" || !got.Indexed {
+		t.Errorf("title = %+v", got)
+	}
+	if got := sch.Fields[2]; got.Indexing != "attribute | index" || !got.Indexed || got.DistanceMetric != "angular" {
+		t.Errorf("embedding = %+v", got)
+	}
+	if len(sch.RankProfiles) != 2 {
+		t.Fatalf("rank profiles %+v", sch.RankProfiles)
+	}
+	if p := sch.RankProfiles[0]; p.Name != "bm25" || p.FirstPhase != "bm25(title)" || p.Inherits != nil {
+		t.Errorf("bm25 = %+v", p)
+	}
+	p := sch.RankProfiles[1]
+	if p.Name != "hybrid" || strings.Join(p.Inherits, ",") != "bm25,closeness" ||
+		p.FirstPhase != "bm25(title) + query(w) * pop" || p.SecondPhase != "firstPhase" ||
+		p.Functions["pop"] != "attribute(popularity) / 100" ||
+		p.Inputs["query(w)"] != "0.5" || p.Inputs["query(q)"] != "" || len(p.Inputs) != 2 {
+		t.Errorf("hybrid = %+v", p)
 	}
 }

@@ -15,14 +15,38 @@ type Field struct {
 	// DistanceMetric is the tensor distance metric used by nearestNeighbor: euclidean (the default
 	// when empty), angular, dotproduct or prenormalized-angular.
 	DistanceMetric string
+	// NoSummary is true for a field that is not in the default document summary (no "summary" in
+	// its indexing statement): hits do not show it.
+	NoSummary bool
 }
 
-// Schema is one document type and its fields.
+// Schema is one document type, its fields and its rank profiles.
 type Schema struct {
 	// Name is the document type name.
 	Name string
 	// Fields are the document fields.
 	Fields []Field
+	// RankProfiles are the rank profiles a query may name; "default" and "unranked" exist
+	// implicitly.
+	RankProfiles []RankProfile
+}
+
+// RankProfile is a rank profile as the emulator evaluates it; see the package documentation
+// for the expressions it understands.
+type RankProfile struct {
+	// Name is the profile name.
+	Name string
+	// Inherits names the parent profiles, in order.
+	Inherits []string
+	// FirstPhase is the first-phase expression; empty means inherited, or the default relevance.
+	FirstPhase string
+	// SecondPhase and GlobalPhase, when set (here or in a parent), make the profile unusable:
+	// the emulator does not evaluate later phases.
+	SecondPhase, GlobalPhase string
+	// Functions maps the names of functions without arguments to their expressions.
+	Functions map[string]string
+	// Inputs maps declared query inputs, "query(w)", to their default value text ("" is 0).
+	Inputs map[string]string
 }
 
 // Document is one stored document as the search handler sees it.

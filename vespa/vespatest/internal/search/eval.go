@@ -11,10 +11,12 @@ import (
 // in doc.go: a matched term scores tf/(1+tf) summed over terms, a nearestNeighbor adds its
 // closeness, filters add nothing.
 type evaluator struct {
-	schemas schemaSet
-	nn      map[*nnNode]map[string]float64 // per nearestNeighbor: document ID to closeness
-	vectors *vectorCache                   // parsed document vectors, kept across queries
-	sawAll  bool                           // the query scans every document of the corpus
+	schemas  schemaSet
+	nn       map[*nnNode]map[string]float64 // per nearestNeighbor: document ID to closeness
+	vectors  *vectorCache                   // parsed document vectors, kept across queries
+	searched map[string]bool                // the document types the query scans; nil: all
+	bm25     map[string]map[string]float64  // per field: document ID to bm25 score
+	text     map[string]float64             // when non-nil: text-match relevance per field of the current document
 }
 
 // eval reports whether d matches n and its score.
@@ -48,7 +50,10 @@ func (e *evaluator) eval(n node, d *docView) (bool, float64) {
 		}
 		return true, total
 	case notNode:
+		text := e.text
+		e.text = nil // negated terms do not rank
 		ok, _ := e.eval(n.kid, d)
+		e.text = text
 		return !ok, 0
 	case containsNode:
 		return e.contains(n, d)
@@ -123,16 +128,27 @@ func (e *evaluator) contains(n containsNode, d *docView) (bool, float64) {
 				for k := range obj {
 					if tf := matchLeaf(k, n, indexed); tf > 0 {
 						matched, total = true, total+tf/(1+tf)
+						e.addText(path, tf/(1+tf))
 					}
 				}
 				continue
 			}
 			if tf := matchLeaf(leaf, n, indexed); tf > 0 {
 				matched, total = true, total+tf/(1+tf)
+				e.addText(path, tf/(1+tf))
 			}
 		}
 	}
 	return matched, total
+}
+
+// addText records the text-match relevance of a term in the top-level field of path, for
+// nativeRank(field).
+func (e *evaluator) addText(path string, s float64) {
+	if e.text != nil {
+		top, _, _ := strings.Cut(path, ".")
+		e.text[top] += s
+	}
 }
 
 // matchLeaf returns how often the term or phrase of n occurs in one value.

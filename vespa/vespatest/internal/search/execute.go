@@ -63,6 +63,10 @@ func (h *handler) execute(req *request, start time.Time) (*result, *resultError)
 	if e := validate(where, p, schemas); e != nil {
 		return nil, e
 	}
+	plan, e := planRanking(p, schemas, types)
+	if e != nil {
+		return nil, e
+	}
 	if req.timeout < ImmediateTimeout {
 		return nil, timeoutError(req.timeout)
 	}
@@ -91,17 +95,24 @@ func (h *handler) execute(req *request, start time.Time) (*result, *resultError)
 	if timedOut {
 		return nil, timeoutError(req.timeout)
 	}
-	ev := &evaluator{schemas: schemas, nn: map[*nnNode]map[string]float64{}, vectors: &h.vectors, sawAll: types == nil}
+	ev := &evaluator{schemas: schemas, nn: map[*nnNode]map[string]float64{}, vectors: &h.vectors, searched: types}
 	if err := ev.prepareNN(where, docs, p); err != nil {
 		return nil, queryError(err)
+	}
+	if len(plan.bm25) > 0 {
+		ev.prepareBM25(plan.bm25, where, docs)
+	}
+	if plan.text {
+		ev.text = map[string]float64{}
 	}
 	var matches []match
 	for i, d := range docs {
 		if i%256 == 255 && h.now().After(deadline) {
 			return nil, timeoutError(req.timeout)
 		}
+		clear(ev.text)
 		if ok, s := ev.eval(where, d); ok {
-			matches = append(matches, match{doc: d, score: s})
+			matches = append(matches, match{doc: d, score: plan.score(ev, d, s)})
 		}
 	}
 	order := st.orderBy
@@ -401,14 +412,15 @@ func (e *evaluator) prepareNN(where node, docs []*docView, p params) error {
 		var err error
 	docs:
 		for _, d := range docs {
+			// Looked up before filtering, so that the cache knows every live document.
+			vec := lookupVector(cache, gen, d, j.n.field)
+			if vec == nil || vec.len() != len(q.vals) {
+				continue
+			}
 			for _, f := range j.filter {
 				if ok, _ := e.eval(f, d); !ok {
 					continue docs
 				}
-			}
-			vec := lookupVector(cache, gen, d, j.n.field)
-			if vec == nil || vec.len() != len(q.vals) {
-				continue
 			}
 			metric := ""
 			if f, ok := e.schemas.field(d.docType(), j.n.field); ok {
@@ -421,7 +433,7 @@ func (e *evaluator) prepareNN(where node, docs []*docView, p params) error {
 			}
 			cands = append(cands, nnCandidate{id: d.ID, dist: dist, closeness: closeness})
 		}
-		e.vectors.end(cache, gen, e.sawAll && len(j.filter) == 0 && err == nil)
+		e.vectors.end(cache, gen, e.searched, err == nil)
 		if err != nil {
 			return err
 		}

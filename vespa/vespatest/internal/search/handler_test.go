@@ -268,7 +268,7 @@ func TestHandler_ParameterErrors(t *testing.T) {
 
 func TestHandler_POST(t *testing.T) {
 	c := musicCorpus()
-	r := post(t, c, "", `{"yql":"select * from music where userQuery()","query":"dreams","ranking":{"profile":"p","matchPhase":{"maxHits":10}},"hits":1,"presentation":{"summary":"short","timing":true},"trace":{"level":1}}`)
+	r := post(t, c, "", `{"yql":"select * from music where userQuery()","query":"dreams","ranking":{"profile":"default","matchPhase":{"maxHits":10}},"hits":1,"presentation":{"summary":"short","timing":true},"trace":{"level":1}}`)
 	if r.status != 200 || len(r.Root.Children) != 1 || r.Root.Fields.TotalCount != 2 {
 		t.Errorf("POST: %d %s", r.status, r.body)
 	}

@@ -8,8 +8,9 @@ import (
 )
 
 // renderHit builds the rendered hit: documentid as id, the document type as source, and the
-// fields sddocname, documentid and then the document fields (schema order when declared, stored
-// order otherwise). With a YQL field list only those fields are written.
+// fields sddocname, documentid and then the document fields of the default summary (schema order
+// when declared, stored order otherwise; every field in lenient mode). With a YQL field list
+// only those fields are written, and still only summary fields.
 func renderHit(m match, selected []string, schemas schemaSet) hit {
 	d := m.doc
 	h := hit{id: d.ID, relevance: m.score, source: d.docType()}
@@ -30,11 +31,15 @@ func renderHit(m match, selected []string, schemas schemaSet) hit {
 		if selected != nil && !want[name] {
 			continue
 		}
+		f, declared := schemas.field(d.docType(), name)
+		if declared && f.NoSummary {
+			continue
+		}
 		raw, ok := d.raw(name)
 		if !ok || string(raw) == "null" {
 			continue
 		}
-		if f, ok := schemas.field(d.docType(), name); ok && isTensorType(f.Type) {
+		if declared && isTensorType(f.Type) {
 			raw = renderTensor(f.Type, raw)
 		}
 		h.fields = append(h.fields, field{name: name, raw: raw})

@@ -4,13 +4,20 @@ import "strings"
 
 // schemaSet indexes the corpus schemas; none means lenient mode.
 type schemaSet struct {
-	types map[string]map[string]Field // document type to field name to field
-	order map[string][]string         // document type to field names in declaration order
+	types    map[string]map[string]Field       // document type to field name to field
+	order    map[string][]string               // document type to field names in declaration order
+	profiles map[string]map[string]RankProfile // document type to profile name to profile
 }
 
 func newSchemaSet(ss []Schema) schemaSet {
-	out := schemaSet{types: map[string]map[string]Field{}, order: map[string][]string{}}
+	out := schemaSet{types: map[string]map[string]Field{}, order: map[string][]string{},
+		profiles: map[string]map[string]RankProfile{}}
 	for _, s := range ss {
+		ps := map[string]RankProfile{}
+		for _, p := range s.RankProfiles {
+			ps[p.Name] = p
+		}
+		out.profiles[s.Name] = ps
 		m := map[string]Field{}
 		for _, f := range s.Fields {
 			m[f.Name] = f

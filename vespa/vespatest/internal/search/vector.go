@@ -133,9 +133,10 @@ type vectorCache struct {
 }
 
 type cachedVector struct {
-	fields []byte  // the document's bytes the vector was read from
-	vec    *vector // nil: the field holds no dense vector
-	gen    uint64  // the last query generation that saw the document
+	fields  []byte  // the document's bytes the vector was read from
+	docType string  // the document's type
+	vec     *vector // nil: the field holds no dense vector
+	gen     uint64  // the last query generation that saw the document
 }
 
 // begin starts a query generation for a nearestNeighbor over field and returns the field's
@@ -154,11 +155,12 @@ func (c *vectorCache) begin(field string) (map[string]*cachedVector, uint64) {
 	return m, c.gen
 }
 
-// end releases the cache; when the query saw every document, entries it did not see are dropped.
-func (c *vectorCache) end(m map[string]*cachedVector, gen uint64, sawAll bool) {
-	if sawAll {
+// end releases the cache. After a complete scan, the entries of the searched types (nil: all)
+// that the scan did not see are of removed documents, and are dropped.
+func (c *vectorCache) end(m map[string]*cachedVector, gen uint64, searched map[string]bool, complete bool) {
+	if complete {
 		for id, e := range m {
-			if e.gen != gen {
+			if e.gen != gen && (searched == nil || searched[e.docType]) {
 				delete(m, id)
 			}
 		}
@@ -170,7 +172,7 @@ func (c *vectorCache) end(m map[string]*cachedVector, gen uint64, sawAll bool) {
 func lookupVector(m map[string]*cachedVector, gen uint64, d *docView, field string) *vector {
 	e := m[d.ID]
 	if e == nil || !bytes.Equal(e.fields, d.Fields) {
-		e = &cachedVector{fields: d.Fields, vec: readVector(d, field)}
+		e = &cachedVector{fields: d.Fields, docType: d.docType(), vec: readVector(d, field)}
 		m[d.ID] = e
 	}
 	e.gen = gen

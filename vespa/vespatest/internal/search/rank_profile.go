@@ -1,0 +1,304 @@
+package search
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Implicit rank profiles every schema has.
+const (
+	profileDefault  = "default"
+	profileUnranked = "unranked"
+)
+
+// rankPlan is how one query ranks: a compiled profile per searched document type. A type
+// missing from byType, or mapped to nil, is ranked by the default relevance.
+type rankPlan struct {
+	byType map[string]*compiledProfile
+	other  *compiledProfile // for types not in byType (lenient mode: every document)
+	bm25   []string         // fields whose bm25 some profile reads
+	text   bool             // some profile reads nativeRank(fields)
+}
+
+// compiledProfile is a resolved profile ready to score hits.
+type compiledProfile struct {
+	unranked bool
+	expr     rankExpr // nil: the default relevance
+	inputs   map[string]float64
+}
+
+// resolvedProfile is a profile with its inheritance applied.
+type resolvedProfile struct {
+	firstPhase, laterPhase string
+	functions              map[string]string
+	inputs                 map[string]string
+	unranked               bool
+}
+
+// planRanking chooses the rank profile of the query (ranking.profile or ranking, "default"
+// when absent) for the searched types, failing as Vespa's cluster searcher does when the
+// profile is undefined; profiles are compiled here so that what the emulator cannot evaluate is
+// refused before any document is scored.
+func planRanking(p params, schemas schemaSet, types map[string]bool) (*rankPlan, *resultError) {
+	name, _ := p.get("ranking.profile", "ranking")
+	if name = strings.TrimSpace(name); name == "" {
+		name = profileDefault
+	}
+	plan := &rankPlan{byType: map[string]*compiledProfile{}}
+	if schemas.lenient() {
+		// No schema, no profiles: any name ranks by the default relevance.
+		if name == profileUnranked {
+			plan.other = &compiledProfile{unranked: true}
+		}
+		return plan, nil
+	}
+	var searched []string
+	for t := range schemas.types {
+		if types == nil || types[t] {
+			searched = append(searched, t)
+		}
+	}
+	slices.Sort(searched)
+	implicit := name == profileDefault || name == profileUnranked
+	anywhere := implicit
+	for t := range schemas.types {
+		if _, ok := schemas.profiles[t][name]; ok {
+			anywhere = true
+		}
+	}
+	var invalid []string
+	for _, t := range searched {
+		if _, ok := schemas.profiles[t][name]; !ok && !implicit {
+			invalid = append(invalid, t)
+		}
+	}
+	// Vespa fails when no type has the profile, when the one type searched lacks it, or when
+	// several are searched through sources or restrict and some lack it; otherwise the types
+	// lacking it are ranked by their default profile.
+	if !anywhere || len(searched) == 1 || types != nil {
+		if len(invalid) > 0 {
+			plural := ""
+			if len(invalid) > 1 {
+				plural = "s"
+			}
+			e := invalidParameter(fmt.Sprintf("Requested rank profile '%s' is undefined for document type%s '%s'",
+				name, plural, strings.Join(invalid, ", ")))
+			return nil, &e
+		}
+	}
+	bm25, text := map[string]bool{}, false
+	for _, t := range searched {
+		use := name
+		if _, ok := schemas.profiles[t][name]; !ok && !implicit {
+			use = profileDefault
+		}
+		r, err := schemas.resolveProfile(t, use, 0)
+		if err != nil {
+			e := notImplemented(err.Error())
+			return nil, &e
+		}
+		cp, err := r.compile(p, use)
+		if err != nil {
+			e := notImplemented(err.Error())
+			return nil, &e
+		}
+		plan.byType[t] = cp
+		if cp != nil && cp.expr != nil {
+			walkRankExpr(cp.expr, func(f rankFeature) {
+				switch {
+				case f.name == "bm25":
+					bm25[f.args[0]] = true
+				case f.name == "nativeRank" && len(f.args) > 0:
+					text = true
+				}
+			})
+		}
+	}
+	for f := range bm25 {
+		plan.bm25 = append(plan.bm25, f)
+	}
+	slices.Sort(plan.bm25)
+	plan.text = text
+	return plan, nil
+}
+
+// resolveProfile applies inheritance: the own first phase, else the first parent's that has
+// one; functions and inputs of the profile override its parents'.
+func (s schemaSet) resolveProfile(t, name string, depth int) (*resolvedProfile, error) {
+	if depth > 32 {
+		return nil, &notImplementedError{what: fmt.Sprintf("rank profile inheritance deeper than 32 ('%s')", name)}
+	}
+	decl, ok := s.profiles[t][name]
+	if !ok {
+		switch name {
+		case profileDefault:
+			return &resolvedProfile{}, nil
+		case profileUnranked:
+			return &resolvedProfile{unranked: true}, nil
+		}
+		return nil, &notImplementedError{what: fmt.Sprintf("inheriting rank profile '%s', which schema '%s' does not declare", name, t)}
+	}
+	r := &resolvedProfile{functions: map[string]string{}, inputs: map[string]string{}}
+	for _, parent := range decl.Inherits {
+		pr, err := s.resolveProfile(t, parent, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if r.firstPhase == "" {
+			r.firstPhase = pr.firstPhase
+		}
+		if r.laterPhase == "" {
+			r.laterPhase = pr.laterPhase
+		}
+		for k, v := range pr.functions {
+			r.functions[k] = v
+		}
+		for k, v := range pr.inputs {
+			r.inputs[k] = v
+		}
+	}
+	if decl.FirstPhase != "" {
+		r.firstPhase = decl.FirstPhase
+	}
+	if decl.SecondPhase != "" {
+		r.laterPhase = "second-phase"
+	} else if decl.GlobalPhase != "" {
+		r.laterPhase = "global-phase"
+	}
+	for k, v := range decl.Functions {
+		r.functions[k] = v
+	}
+	for k, v := range decl.Inputs {
+		r.inputs[k] = v
+	}
+	return r, nil
+}
+
+// compile parses the first phase and reads the query inputs it uses; nil means the default
+// relevance.
+func (r *resolvedProfile) compile(p params, name string) (*compiledProfile, error) {
+	if r.unranked {
+		return &compiledProfile{unranked: true}, nil
+	}
+	if r.laterPhase != "" {
+		return nil, &notImplementedError{what: fmt.Sprintf("the %s of rank profile '%s' (only first-phase expressions are evaluated)", r.laterPhase, name)}
+	}
+	if r.firstPhase == "" {
+		return nil, nil
+	}
+	expr, err := parseRankExpression(r.firstPhase, r.functions)
+	if err != nil {
+		return nil, fmt.Errorf("rank profile '%s': %w", name, err)
+	}
+	cp := &compiledProfile{expr: expr, inputs: map[string]float64{}}
+	var bad error
+	walkRankExpr(expr, func(f rankFeature) {
+		if f.name != "query" || bad != nil {
+			return
+		}
+		key := "query(" + f.args[0] + ")"
+		text, ok := p.rankInput(key)
+		if !ok {
+			text = r.inputs[key]
+		}
+		if strings.TrimSpace(text) == "" {
+			cp.inputs[key] = 0
+			return
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+		if err != nil {
+			bad = &notImplementedError{what: fmt.Sprintf("the non-scalar query input %s in rank profile '%s'", key, name)}
+			return
+		}
+		cp.inputs[key] = v
+	})
+	if bad != nil {
+		return nil, bad
+	}
+	return cp, nil
+}
+
+// walkRankExpr calls fn for every feature of e.
+func walkRankExpr(e rankExpr, fn func(rankFeature)) {
+	switch e := e.(type) {
+	case rankFeature:
+		fn(e)
+	case rankNeg:
+		walkRankExpr(e.x, fn)
+	case rankBinary:
+		walkRankExpr(e.l, fn)
+		walkRankExpr(e.r, fn)
+	}
+}
+
+// rankContext is what a rank expression reads for one matched document.
+type rankContext struct {
+	e         *evaluator
+	d         *docView
+	relevance float64 // the default relevance
+	inputs    map[string]float64
+}
+
+// score returns the relevance of a matched document under the plan.
+func (plan *rankPlan) score(e *evaluator, d *docView, relevance float64) float64 {
+	cp, ok := plan.byType[d.docType()]
+	if !ok {
+		cp = plan.other
+	}
+	switch {
+	case cp == nil:
+		return relevance
+	case cp.unranked:
+		return 0
+	case cp.expr == nil:
+		return relevance
+	}
+	return cp.expr.eval(&rankContext{e: e, d: d, relevance: relevance, inputs: cp.inputs})
+}
+
+func (c *rankContext) feature(f rankFeature) float64 {
+	switch f.name {
+	case "bm25":
+		return c.e.bm25[f.args[0]][c.d.ID]
+	case "closeness":
+		best := 0.0
+		for n, hits := range c.e.nn {
+			if n.field == f.args[0] {
+				if v, ok := hits[c.d.ID]; ok && v > best {
+					best = v
+				}
+			}
+		}
+		return best
+	case "nativeRank":
+		if len(f.args) == 0 {
+			return c.relevance
+		}
+		total := 0.0
+		for _, a := range f.args {
+			total += c.e.text[a]
+		}
+		return total
+	case "attribute":
+		for _, leaf := range c.d.leaves(f.args[0]) {
+			switch v := leaf.(type) {
+			case bool:
+				if v {
+					return 1
+				}
+				return 0
+			default:
+				if x, ok := toFloat(v); ok {
+					return x
+				}
+			}
+		}
+		return 0
+	case "query":
+		return c.inputs["query("+f.args[0]+")"]
+	}
+	return math.NaN()
+}
