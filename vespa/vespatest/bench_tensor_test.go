@@ -16,10 +16,12 @@ import (
 
 // songSchema is the integration suite's music schema: a text field, two
 // attributes and a 384-float embedding under the angular metric.
-var songSchema = vespatest.Schema{Name: "music", Fields: []vespatest.Field{
+var songSchema = vespatest.Schema{Name: "music", RankProfiles: []vespatest.RankProfile{
+	{Name: "closeness", FirstPhase: "closeness(field, embedding)"},
+}, Fields: []vespatest.Field{
 	{Name: "title", Type: "string", Indexed: true},
 	{Name: "year", Type: "int"},
-	{Name: "embedding", Type: "tensor<float>(x[384])", Indexed: true, DistanceMetric: "angular"},
+	{Name: "embedding", Type: "tensor<float>(x[384])", Indexed: true, DistanceMetric: "angular", Indexing: "attribute | index"},
 }}
 
 // embedding returns n random floats as a JSON array, as an embedder's output

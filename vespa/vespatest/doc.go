@@ -32,11 +32,22 @@
 // # Schemas and lenient mode
 //
 // Document types come from [WithSchema], from an application package
-// ([WithApplicationDir], or a deploy): the field names and types of
-// schemas/*.sd, and the content clusters of services.xml. With none, the
-// server runs in lenient mode: every document type and field is accepted and
-// stored as given. With schemas, unknown document types and fields get 400 as
-// in Vespa, and values are checked against their types.
+// ([WithApplicationDir], or a deploy): the field names, types and indexing
+// statements of schemas/*.sd, their rank profiles, and the content clusters of
+// services.xml. With none, the server runs in lenient mode: every document
+// type and field is accepted and stored as given. With schemas, unknown
+// document types and fields get 400 as in Vespa, and values are checked
+// against their types.
+//
+// /search/ hits show Vespa's default document summary: the fields with
+// summary in their indexing statement ([Field.Indexing]; a field declared in
+// Go without one is shown). In lenient mode every field is shown. A query's
+// ranking.profile selects a [RankProfile], whose first-phase expression is
+// evaluated over a documented subset of Vespa's rank features (bm25,
+// closeness, nativeRank, attribute, query inputs, arithmetic and functions);
+// an undefined profile is Vespa's 400 error, and a profile beyond the subset
+// (or with a second or global phase) is refused with 501, never answered with
+// a wrong score. The search package documentation has the details.
 //
 // # Faults
 //
@@ -64,5 +75,11 @@
 // # Storage
 //
 // Each document is kept as its compact JSON bytes in sharded maps; a million
-// 150-byte documents take well under 600 MB.
+// 150-byte documents take well under 600 MB. Dense tensors are stored in the
+// short form {"type":…,"values":[…]}, cells rounded to the cell type; the
+// common input forms (a flat array, or "values" with an optional "type") are
+// read by a byte scanner, so a put of a 384-float embedding costs tens of
+// microseconds. /search/ keeps the vectors it parsed for nearestNeighbor
+// across queries (about 1.5 kB per 384-float document, until the document
+// changes or goes away).
 package vespatest

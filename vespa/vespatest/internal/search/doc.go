@@ -13,9 +13,10 @@
 // stay JSON text, and URL parameters override the body. Parameters: yql; query (model.queryString)
 // with type (model.type: weakAnd, the default, any, all, phrase, raw) and default-index; hits/count
 // (default 10, at most 400); offset/start (at most 1000); timeout (seconds, or with ms/s/m; default
-// 500 ms); ranking/ranking.profile and presentation.summary (accepted and ignored: there is one
-// relevance and one summary); sorting (+f -f); sources/restrict; trace.level (adds a short trace);
-// presentation.timing; input.query(x), ranking.features.query(x), rankfeature.query(x).
+// 500 ms); ranking/ranking.profile (see Rank profiles); presentation.summary (accepted and
+// ignored: hits show the default summary); sorting (+f -f); sources/restrict; trace.level (adds a
+// short trace); presentation.timing; input.query(x), ranking.features.query(x),
+// rankfeature.query(x).
 //
 // # YQL
 //
@@ -38,21 +39,62 @@
 // f.key and f.value. The default index is a field named "default" if there is one, else every
 // indexed string field. A field no schema declares matches nothing, as in Vespa.
 //
-// Relevance is the emulator's own, not nativeRank: each matched term or phrase adds tf/(1+tf)
-// (tf: its occurrences in the field), each nearestNeighbor adds its closeness, and filters (=, <,
-// range, true, …) add nothing. nearestNeighbor is exact: it matches the targetHits nearest
+// The default relevance is the emulator's own, not nativeRank: each matched term or phrase adds
+// tf/(1+tf) (tf: its occurrences in the field), each nearestNeighbor adds its closeness, and
+// filters (=, <, range, true, …) add nothing; rank profiles can replace it. nearestNeighbor is exact: it matches the targetHits nearest
 // documents (within distanceThreshold) under the field's metric, pre-filtered by its siblings
 // when it sits directly in the top-level and. Distances: euclidean, angular (the angle),
 // prenormalized-angular (1 - dot), dotproduct (-dot) and hamming; closeness is 1/(1+distance),
-// and the dot product itself for dotproduct. Hits are ordered by relevance, then document ID, or
-// by the order by / sorting keys (numbers numerically, strings by bytes, missing values last).
+// and the dot product itself for dotproduct. Parsed document vectors are kept across queries
+// (float32 when exact), each valid for the document bytes it was read from, so a
+// nearestNeighbor over 10,000 384-cell vectors takes milliseconds. Hits are ordered by
+// relevance, then document ID, or by the order by / sorting keys (numbers numerically, strings
+// by bytes, missing values last).
+//
+// # Rank profiles
+//
+// A query's ranking.profile (or ranking) selects a rank profile of the searched schemas; without
+// one, "default". Every schema has the implicit profiles "default" (the default relevance above,
+// unless the schema declares its own default) and "unranked" (relevance 0). A profile no
+// searched type declares is Vespa's error: 400, code 4, "Requested rank profile 'x' is undefined
+// for document type 'music'" (types, comma-separated, when several lack it). As in Vespa, when
+// several types are searched without sources or restrict and only some declare it, the others
+// rank by their default profile. In lenient mode (no schemas) any name is accepted and ranks by
+// the default relevance.
+//
+// A profile's first-phase expression is evaluated per hit over this subset of Vespa's rank
+// expressions: numbers; + - * / with the usual precedence; unary minus; parentheses; the features
+//
+//   - bm25(f): standard BM25 with k1 = 1.2 and b = 0.75 over f's tokens, summed over the query
+//     terms searching f (directly or through the default index; a phrase is one term, negated
+//     terms do not count): idf × tf × (k1+1) / (tf + k1 × (1 − b + b × len/avglen)) with
+//     idf = ln(1 + (N − n + 0.5)/(n + 0.5)), where N, n and avglen come from the searched
+//     documents that have the field, at query time;
+//   - closeness(field, f): the closeness of the document to the nearestNeighbor items over f,
+//     0 for a document they did not retrieve;
+//   - nativeRank: the default relevance; nativeRank(f, …): its text-match part in those fields;
+//   - attribute(f): the field's number (the first, for a collection; 1 or 0 for a bool; 0 when
+//     missing);
+//   - query(x): the request's input.query(x), else the default the profile's inputs declare,
+//     else 0 (a scalar);
+//
+// and the profile's functions without arguments, called as name or name(). inherits applies the
+// parents' first phase, functions and inputs where the profile sets none. Any other expression,
+// a function with arguments, a feature output such as fieldMatch(title).completeness, or a
+// profile with a second or global phase is refused when a query names the profile: 501, code 501,
+// "the vespatest emulator does not implement …"; never a silently wrong score. Other profile
+// settings (rank-score-drop-limit, match-phase, keep-rank-count) are ignored.
 //
 // # Results and errors
 //
 // root.id "toplevel", relevance 1.0, fields.totalCount, coverage (100 %, documents = the corpus
 // size, one node), children with id (the document ID), relevance, source (the document type) and
-// fields (sddocname, documentid, then the document fields in schema order; with a select list
-// only the listed fields). Dense tensors are written in the short form {"type","values"}. Errors
+// fields: sddocname, documentid, then the fields of Vespa's default document summary in schema
+// order, that is the fields with summary in their indexing statement ([Field.NoSummary] false;
+// an attribute without summary, such as an embedding declared "attribute | index", is not
+// shown); with a select list only the listed summary fields. In lenient mode every stored field
+// is shown, in stored order. Document summaries declared with document-summary are not
+// modelled. Dense tensors are written in the short form {"type","values"}. Errors
 // carry Vespa's codes and HTTP statuses: a YQL syntax error is 400, code 3 ("Could not
 // instantiate query from YQL: query:L1:0 mismatched input …"); a missing query is 400, code 3
 // "No query"; hits/offset limits 400 (code 3, code 4 for YQL limit/offset); maxHits and friends
