@@ -40,7 +40,7 @@ func readApplicationDir(dir string) (*appPackage, error) {
 		}
 		rel = filepath.ToSlash(rel)
 		if rel == "services.xml" || isSchemaFile(rel) {
-			b, err := os.ReadFile(p)
+			b, err := os.ReadFile(p) //nolint:gosec // G122: the caller's own application directory, read once at start; no privilege boundary
 			if err != nil {
 				return err
 			}

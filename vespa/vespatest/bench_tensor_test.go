@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strconv"
@@ -56,7 +57,7 @@ func BenchmarkPutTensor384(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		req := httptest.NewRequest("POST", "/document/v1/ns/music/docid/"+strconv.Itoa(i), bytes.NewReader(bodies[i%len(bodies)]))
+		req := httptest.NewRequest(http.MethodPost, "/document/v1/ns/music/docid/"+strconv.Itoa(i), bytes.NewReader(bodies[i%len(bodies)]))
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)
 		if w.Code != 200 {
@@ -86,7 +87,7 @@ func BenchmarkSearchNearestNeighbor10k(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		w := httptest.NewRecorder()
-		h.ServeHTTP(w, httptest.NewRequest("GET", "/search/?"+q, nil))
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/search/?"+q, nil))
 		if w.Code != 200 {
 			b.Fatalf("status %d: %s", w.Code, w.Body)
 		}

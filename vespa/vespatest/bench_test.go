@@ -29,13 +29,14 @@ func BenchmarkPut(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		resp, err := hc.Post(base+strconv.Itoa(i), "application/json", bytes.NewReader(doc150))
+		req, _ := http.NewRequestWithContext(b.Context(), http.MethodPost, base+strconv.Itoa(i), bytes.NewReader(doc150))
+		resp, err := hc.Do(req)
 		if err != nil {
 			b.Fatal(err)
 		}
 		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != 200 {
+		if resp.StatusCode != http.StatusOK {
 			b.Fatalf("status %d", resp.StatusCode)
 		}
 	}
@@ -50,7 +51,7 @@ func BenchmarkPutHandler(b *testing.B) {
 	h := s.Handler()
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		req := httptest.NewRequest("POST", "/document/v1/ns/music/docid/"+strconv.Itoa(i), bytes.NewReader(doc150))
+		req := httptest.NewRequest(http.MethodPost, "/document/v1/ns/music/docid/"+strconv.Itoa(i), bytes.NewReader(doc150))
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)
 		if w.Code != 200 {
@@ -97,7 +98,7 @@ func TestMemory_oneMillionDocuments(t *testing.T) {
 func TestHandler_withoutListener(t *testing.T) {
 	s := vespatest.NewTestServer(t)
 	w := httptest.NewRecorder()
-	s.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/document/v1/ns/music/docid/nope", nil))
+	s.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/document/v1/ns/music/docid/nope", nil))
 	if w.Code != http.StatusNotFound || w.Body.String() != `{"pathId":"/document/v1/ns/music/docid/nope","id":"id:ns:music::nope"}` {
 		t.Errorf("%d %s", w.Code, w.Body)
 	}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // configServer is the config-server API (deploy, serviceconverge, health)
@@ -53,12 +54,12 @@ func (s *Server) startConfigServer(addr string) (*configServer, error) {
 	if s.cfgServer != nil {
 		return s.cfgServer, nil
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("vespatest: config server listen on %s: %w", addr, err)
 	}
 	cs := &configServer{s: s, ln: ln, url: "http://" + ln.Addr().String(), sessions: map[int64]*session{}}
-	cs.srv = &http.Server{Handler: http.HandlerFunc(cs.serve), ErrorLog: s.srv.ErrorLog}
+	cs.srv = &http.Server{Handler: http.HandlerFunc(cs.serve), ReadHeaderTimeout: 30 * time.Second, ErrorLog: s.srv.ErrorLog}
 	go func() {
 		if err := cs.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.cfg.logger.Error("vespatest: config server", "err", err)
@@ -70,7 +71,7 @@ func (s *Server) startConfigServer(addr string) (*configServer, error) {
 
 func (cs *configServer) close(ctx context.Context) {
 	if err := cs.srv.Shutdown(ctx); err != nil {
-		cs.srv.Close()
+		_ = cs.srv.Close() // shutting down anyway: a close error has no one to go to
 	}
 }
 

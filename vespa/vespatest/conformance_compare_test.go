@@ -36,7 +36,7 @@ func compareBody(c fixture, setup caseSetup, got []byte, base string) error {
 	}
 	have, err := decode(got)
 	if err != nil {
-		return fmt.Errorf("body is not JSON: %v: %s", err, clip(got))
+		return fmt.Errorf("body is not JSON: %w: %s", err, clip(got))
 	}
 	// Config-server URLs echo the request's host.
 	if c.file == "deploy.json" {
@@ -173,7 +173,7 @@ func compareVisit(s *vespatest.Server, req *http.Request, c fixture, got []byte)
 	var want []any
 	if jsonl {
 		var lines []map[string]any
-		json.Unmarshal(c.ResponseBody, &lines)
+		_ = json.Unmarshal(c.ResponseBody, &lines)
 		for _, l := range lines {
 			if l["continuation"] == nil && l["sessionStats"] == nil {
 				want = append(want, any(l))
@@ -181,7 +181,7 @@ func compareVisit(s *vespatest.Server, req *http.Request, c fixture, got []byte)
 		}
 	} else {
 		var page map[string]any
-		json.Unmarshal(c.ResponseBody, &page)
+		_ = json.Unmarshal(c.ResponseBody, &page)
 		want, _ = page["documents"].([]any)
 		first, _ := decode(got)
 		for k := range page {
@@ -208,7 +208,7 @@ func compareVisit(s *vespatest.Server, req *http.Request, c fixture, got []byte)
 // compareMass sums documentCount over all chunks of a mass operation.
 func compareMass(s *vespatest.Server, req *http.Request, c fixture, got []byte) error {
 	var want map[string]any
-	json.Unmarshal(c.ResponseBody, &want)
+	_ = json.Unmarshal(c.ResponseBody, &want)
 	have, err := decode(got)
 	if err != nil {
 		return err

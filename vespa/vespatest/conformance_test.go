@@ -213,7 +213,7 @@ func runCase(t *testing.T, c fixture, setup caseSetup) error {
 			if err := s.PutDocument(id, json.RawMessage(`{}`)); err != nil {
 				return err
 			}
-			req, _ := http.NewRequest("DELETE", s.URL()+docPath(id), nil)
+			req, _ := http.NewRequestWithContext(t.Context(), http.MethodDelete, s.URL()+docPath(id), nil)
 			resp, err := s.Client().Do(req)
 			if err != nil {
 				return err
@@ -240,7 +240,7 @@ func runCase(t *testing.T, c fixture, setup caseSetup) error {
 	if c.Request.RawQuery != "" {
 		url += "?" + strings.ReplaceAll(c.Request.RawQuery, " ", "%20")
 	}
-	req, err := http.NewRequest(c.Request.Method, url, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(t.Context(), c.Request.Method, url, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
@@ -297,7 +297,7 @@ func requestBody(t *testing.T, c fixture) ([]byte, string) {
 	switch {
 	case c.Name == "put-request-too-large-413":
 		return []byte(`{"fields": {"artist": "` + strings.Repeat("a", 2_000_000) + `"}}`), "application/json"
-	case c.file == "deploy.json" && c.Request.Method == "POST" && c.Name != "session-create-no-data-400":
+	case c.file == "deploy.json" && c.Request.Method == http.MethodPost && c.Name != "session-create-no-data-400":
 		if strings.HasPrefix(c.Request.Headers["Content-Type"], "multipart/") {
 			var buf bytes.Buffer
 			mw := multipart.NewWriter(&buf)
@@ -352,8 +352,12 @@ func tgzPackage(t *testing.T) []byte {
 	gz := gzip.NewWriter(&buf)
 	tw := tar.NewWriter(gz)
 	for name, text := range map[string]string{"services.xml": servicesXML, "schemas/music.sd": musicSD} {
-		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(text)), Typeflag: tar.TypeReg})
-		tw.Write([]byte(text))
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(text)), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte(text)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	tw.Close()
 	gz.Close()
@@ -362,7 +366,7 @@ func tgzPackage(t *testing.T) []byte {
 
 func send(t *testing.T, hc *http.Client, method, url string, body []byte, contentType string) []byte {
 	t.Helper()
-	req, err := http.NewRequest(method, url, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(t.Context(), method, url, bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +379,7 @@ func send(t *testing.T, hc *http.Client, method, url string, body []byte, conten
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 {
+	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("%s %s: %d %s", method, url, resp.StatusCode, b)
 	}
 	return b

@@ -105,7 +105,7 @@ func (id docID) kvText() string {
 func (id docID) location() uint64 {
 	switch {
 	case id.hasNumber:
-		return uint64(id.number)
+		return uint64(id.number) //nolint:gosec // G115: Vespa takes the location bits of n= as they are, sign included
 	case id.hasGroup:
 		return fnv64(id.group)
 	}

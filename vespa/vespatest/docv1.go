@@ -114,10 +114,10 @@ func (s *Server) serveDocV1(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if p.route.isDocument() {
-		d.serveDocument()
+		d.serveDocument() //nolint:contextcheck // it uses the request context, d.r.Context()
 		return
 	}
-	d.serveVisitKind()
+	d.serveVisitKind() //nolint:contextcheck // it uses the request context, d.r.Context()
 }
 
 func contains(list []string, s string) bool {
@@ -161,7 +161,7 @@ func (d *docReq) readBody() ([]byte, bool) {
 			d.fail(http.StatusBadRequest, "failed reading gzipped request body: "+err.Error())
 			return nil, false
 		}
-		defer zr.Close()
+		defer func() { _ = zr.Close() }() // the body was read to its end or abandoned
 		rd = zr
 	}
 	limit := d.s.cfg.maxRequestBytes
@@ -458,15 +458,15 @@ func (s *Server) applyWrite(id docID, sch *Schema, op Operation, putFields []byt
 			sel, err := parseSelection(cond)
 			if err != nil {
 				out = writeOutcome{http.StatusBadRequest, "Failed to parse test and set condition: " + err.Error()}
-				return nil, false, nil
+				return nil, false, nil //nolint:nilerr // the error is answered through out
 			}
 			match, err := sel.matches(id, cur)
 			if err != nil {
 				out = writeOutcome{http.StatusBadRequest, "Failed to evaluate test and set condition: " + err.Error()}
-				return nil, false, nil
+				return nil, false, nil //nolint:nilerr // the error is answered through out
 			}
 			if !match {
-				out = conditionFailed(id, fmt.Sprintf("Condition did not match document nodeIndex=0 bucket=%x", 0x2000000000000000|uint64(bucketOf(id))))
+				out = conditionFailed(id, fmt.Sprintf("Condition did not match document nodeIndex=0 bucket=%x", 0x2000000000000000|uint64(bucketOf(id)))) //nolint:gosec // G115: a bucket index, 0..4095
 				return nil, false, nil
 			}
 		}
@@ -486,7 +486,7 @@ func (s *Server) applyWrite(id docID, sch *Schema, op Operation, putFields []byt
 		next, err := applyUpdate(sch, base, update)
 		if err != nil {
 			out = writeOutcome{http.StatusBadRequest, err.Error()}
-			return nil, false, nil
+			return nil, false, nil //nolint:nilerr // the error is answered through out
 		}
 		return next, true, nil
 	})

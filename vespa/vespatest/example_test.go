@@ -1,6 +1,7 @@
 package vespatest_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,14 +16,17 @@ func ExampleNewServer() {
 	defer srv.Close()
 
 	url := srv.URL() + "/document/v1/mynamespace/music/docid/a-head-full-of-dreams"
-	resp, err := srv.Client().Post(url, "application/json",
+	ctx := context.Background()
+	put, _ := http.NewRequestWithContext(ctx, http.MethodPost, url,
 		strings.NewReader(`{"fields":{"artist":"Coldplay","year":2015}}`))
+	resp, err := srv.Client().Do(put)
 	if err != nil {
 		panic(err)
 	}
 	resp.Body.Close()
 
-	resp, err = srv.Client().Get(url)
+	get, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	resp, err = srv.Client().Do(get)
 	if err != nil {
 		panic(err)
 	}
@@ -41,7 +45,8 @@ func ExampleServer_ScriptFaults() {
 
 	url := srv.URL() + "/document/v1/ns/music/docid/1"
 	for range 2 {
-		resp, err := srv.Client().Post(url, "application/json", strings.NewReader(`{"fields":{}}`))
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, strings.NewReader(`{"fields":{}}`))
+		resp, err := srv.Client().Do(req)
 		if err != nil {
 			panic(err)
 		}
@@ -64,8 +69,9 @@ func ExampleWithSchema() {
 	}))
 	defer srv.Close()
 
-	resp, err := srv.Client().Post(srv.URL()+"/document/v1/ns/music/docid/1", "application/json",
-		strings.NewReader(`{"fields":{"album":"x"}}`))
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost,
+		srv.URL()+"/document/v1/ns/music/docid/1", strings.NewReader(`{"fields":{"album":"x"}}`))
+	resp, err := srv.Client().Do(req)
 	if err != nil {
 		panic(err)
 	}

@@ -12,7 +12,7 @@ import (
 func normalizeFields(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (stored []byte, ignored bool, err error) {
 	obj, err := parseObject(raw)
 	if err != nil {
-		return nil, false, fmt.Errorf("failed parsing document: %v", err)
+		return nil, false, fmt.Errorf("failed parsing document: %w", err)
 	}
 	out := make(object, 0, len(obj))
 	for _, m := range obj {
@@ -29,7 +29,7 @@ func normalizeFields(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (st
 		}
 		v, ok, err := ft.normalize(m.val)
 		if err != nil {
-			return nil, false, fmt.Errorf("Could not parse field '%s' of type %s: %v", m.key, ft.text(), err)
+			return nil, false, fmt.Errorf("Could not parse field '%s' of type %s: %w", m.key, ft.text(), err)
 		}
 		if ok {
 			out = append(out, member{m.key, v})

@@ -67,7 +67,7 @@ func (d *docReq) massOperation(spec *visitSpec) {
 					next, err := applyUpdate(sch, cur, update)
 					if err != nil {
 						failure = err.Error()
-						return nil, false, nil
+						return nil, false, nil //nolint:nilerr // the error is answered through failure
 					}
 					return next, true, nil
 				})

@@ -204,13 +204,3 @@ func (a *application) clusterNames() []string {
 	}
 	return names
 }
-
-// clusterFor returns the cluster holding docType ("" when none does).
-func (a *application) clusterFor(docType string) string {
-	for _, c := range a.clusters {
-		if len(c.types) == 0 || slices.Contains(c.types, docType) {
-			return c.name
-		}
-	}
-	return ""
-}

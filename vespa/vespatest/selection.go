@@ -118,7 +118,7 @@ func lexSelection(s string) ([]token, error) {
 		case c == '"' || c == '\'':
 			str, n, err := lexString(s[i:])
 			if err != nil {
-				return nil, fmt.Errorf("%v at column %d", err, i+1)
+				return nil, fmt.Errorf("%w at column %d", err, i+1)
 			}
 			toks = append(toks, token{tokString, str, i})
 			i += n
@@ -294,7 +294,7 @@ func (p *selParser) comparison() (selNode, error) {
 		}
 		re, err := regexp.Compile(s)
 		if err != nil {
-			return nil, fmt.Errorf("invalid regular expression '%s': %v", s, err)
+			return nil, fmt.Errorf("invalid regular expression '%s': %w", s, err)
 		}
 		cmp.re = re
 	}

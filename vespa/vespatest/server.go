@@ -109,7 +109,7 @@ func Start(opts ...Option) (*Server, error) {
 	s.search = newSearchMount(s)
 	s.handler = s.routes()
 
-	ln, err := net.Listen("tcp", cfg.addr)
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", cfg.addr)
 	if err != nil {
 		return nil, fmt.Errorf("vespatest: listen on %s: %w", cfg.addr, err)
 	}
@@ -127,7 +127,7 @@ func Start(opts ...Option) (*Server, error) {
 	if cfg.tls {
 		creds, err := newCredentials()
 		if err != nil {
-			ln.Close()
+			_ = ln.Close() // the credentials error is the one to report
 			return nil, err
 		}
 		s.creds = creds
@@ -206,7 +206,7 @@ func (s *Server) Close() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := s.srv.Shutdown(ctx); err != nil {
-			s.srv.Close()
+			_ = s.srv.Close() // shutting down anyway: a close error has no one to go to
 		}
 		s.cfgMu.Lock()
 		if s.cfgServer != nil {

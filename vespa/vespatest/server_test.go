@@ -18,7 +18,7 @@ import (
 
 func do(t *testing.T, hc *http.Client, method, url, body string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	req, err := http.NewRequestWithContext(t.Context(), method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,13 +41,13 @@ func TestServer_speaksPriorKnowledgeH2C(t *testing.T) {
 	s := vespatest.NewTestServer(t)
 	hc := h2cClient()
 	defer hc.CloseIdleConnections()
-	req, _ := http.NewRequest("POST", s.URL()+"/document/v1/ns/music/docid/1", strings.NewReader(`{"fields":{"a":"b"}}`))
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL()+"/document/v1/ns/music/docid/1", strings.NewReader(`{"fields":{"a":"b"}}`))
 	resp, err := hc.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.ProtoMajor != 2 || resp.StatusCode != 200 {
+	if resp.ProtoMajor != 2 || resp.StatusCode != http.StatusOK {
 		t.Fatalf("proto %s status %d", resp.Proto, resp.StatusCode)
 	}
 }
@@ -70,7 +70,7 @@ func TestServer_updatesAndConditions(t *testing.T) {
 		{"PUT", doc + "?condition=" + `music.year%3D%3D1`, `{"fields":{"title":{"assign":"no"}}}`, 412},
 		{"PUT", doc + "?condition=" + `music.year%3D%3D2005`, `{"fields":{"title":{"assign":null}}}`, 200},
 		{"PUT", s.URL() + "/document/v1/ns/music/docid/new", `{"fields":{"year":{"assign":1}}}`, 200},
-		{"DELETE", s.URL() + "/document/v1/ns/music/docid/new?condition=true", ``, 412},
+		{http.MethodDelete, s.URL() + "/document/v1/ns/music/docid/new?condition=true", ``, 412},
 		{"PUT", s.URL() + "/document/v1/ns/music/docid/new?create=true&condition=false", `{"fields":{"year":{"assign":1}}}`, 200},
 	}
 	for i, st := range steps {
@@ -144,12 +144,12 @@ func TestServer_scriptedFaults(t *testing.T) {
 	}
 	// POST: the client does not retry it on a fresh connection that was closed.
 	s.ScriptFaults(vespatest.OpPut, vespatest.FaultDrop())
-	if _, err := http.Post(url, "application/json", strings.NewReader(`{"fields":{}}`)); err == nil {
+	if err := postOnce(t, http.DefaultClient, url); err == nil {
 		t.Error("a dropped HTTP/1.1 connection gave no error")
 	}
 	s.ScriptFaults(vespatest.OpPut, vespatest.FaultDrop())
 	h2 := h2cClient()
-	if _, err := h2.Post(url, "application/json", strings.NewReader(`{"fields":{}}`)); err == nil {
+	if err := postOnce(t, h2, url); err == nil {
 		t.Error("a dropped HTTP/2 stream gave no error")
 	}
 	h2.CloseIdleConnections()
@@ -182,9 +182,22 @@ func TestServer_TLSWithClientCertificatesAndToken(t *testing.T) {
 		t.Errorf("without token: %d, want 403", st)
 	}
 	noCert := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
-	if _, err := noCert.Get(s.URL() + "/state/v1/health"); err == nil {
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL()+"/state/v1/health", nil)
+	if resp, err := noCert.Do(req); err == nil {
+		resp.Body.Close()
 		t.Error("a client without certificate got through")
 	}
+}
+
+// postOnce posts an empty document and returns the transport error.
+func postOnce(t *testing.T, hc *http.Client, url string) error {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(`{"fields":{}}`))
+	resp, err := hc.Do(req)
+	if err == nil {
+		resp.Body.Close()
+	}
+	return err
 }
 
 func TestServer_healthStateMachine(t *testing.T) {
@@ -234,8 +247,11 @@ func TestServer_applicationDir(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "schemas"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(dir, "services.xml"), []byte(servicesXML), 0o644)
-	os.WriteFile(filepath.Join(dir, "schemas", "music.sd"), []byte(musicSD), 0o644)
+	for name, text := range map[string]string{"services.xml": servicesXML, "schemas/music.sd": musicSD} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	s := vespatest.NewTestServer(t, vespatest.WithApplicationDir(dir))
 	st, body := do(t, s.Client(), "GET", s.URL()+"/document/v1/ns/music/docid/1?cluster=content", "")
 	if st != 400 || !strings.Contains(body, "only 'music'") {

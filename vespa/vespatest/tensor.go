@@ -266,7 +266,7 @@ func (t *tensorType) fromHex(s string) ([]float64, error) {
 	switch t.cell {
 	case "int8":
 		for _, c := range b {
-			out = append(out, float64(int8(c)))
+			out = append(out, float64(int8(c))) //nolint:gosec // G115: the byte is an int8 cell, two's complement by design
 		}
 	case "bfloat16":
 		for i := 0; i+1 < len(b); i += 2 {

@@ -19,7 +19,7 @@ var updateOps = map[string]bool{
 func parseUpdate(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (object, bool, error) {
 	obj, err := parseObject(raw)
 	if err != nil {
-		return nil, false, fmt.Errorf("failed parsing document: %v", err)
+		return nil, false, fmt.Errorf("failed parsing document: %w", err)
 	}
 	out := make(object, 0, len(obj))
 	ignored := false
@@ -78,7 +78,7 @@ func applyUpdate(sch *Schema, stored []byte, update object) ([]byte, error) {
 			next, err = applyFieldOps(ft, cur, ops)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("Could not update field '%s': %v", m.key, err)
+			return nil, fmt.Errorf("Could not update field '%s': %w", m.key, err)
 		}
 		if next == nil || isEmptyJSON(next) {
 			doc = doc.del(base)
@@ -334,7 +334,7 @@ func applyAccess(ft *fieldType, cur json.RawMessage, key string, index bool, ops
 		}
 		i, err := strconv.Atoi(key)
 		if err != nil || i < 0 || i >= len(items) {
-			return cur, nil // Vespa ignores out-of-range indexes
+			return cur, nil //nolint:nilerr // Vespa ignores unparsable and out-of-range indexes
 		}
 		removed := false
 		for _, op := range ops {

@@ -119,7 +119,7 @@ func (d *docReq) parseVisit() (*visitSpec, error) {
 		if sliceID < 0 || sliceID >= slices {
 			return nil, badParam("sliceId must be in [0, %d), but was %d", slices, sliceID)
 		}
-		spec.token = visitToken{slices: uint32(min(slices, bucketCount)), sliceID: uint32(sliceID)}
+		spec.token = visitToken{slices: uint32(min(slices, bucketCount)), sliceID: uint32(sliceID)} //nolint:gosec // G115: validated non-negative; a sliceId past bucketCount visits nothing (below)
 		if sliceID >= bucketCount {
 			spec.token.next = bucketCount
 		}

@@ -15,7 +15,7 @@ import (
 
 func get(t *testing.T, s *vespatest.Server, path string, header ...string) (int, []byte, http.Header) {
 	t.Helper()
-	req, err := http.NewRequest("GET", s.URL()+path, nil)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL()+path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestVisit_everyDocumentExactlyOnceWhileFeeding(t *testing.T) {
 			}
 			id := fmt.Sprintf("id:ns:music::churn-%d", i%300)
 			if i%3 == 2 {
-				req, _ := http.NewRequest("DELETE", s.URL()+"/document/v1/ns/music/docid/churn-"+fmt.Sprint(i%300), nil)
+				req, _ := http.NewRequestWithContext(t.Context(), http.MethodDelete, s.URL()+"/document/v1/ns/music/docid/churn-"+fmt.Sprint(i%300), nil)
 				if resp, err := s.Client().Do(req); err == nil {
 					resp.Body.Close()
 				}
@@ -177,7 +177,7 @@ func TestMassDelete_removesMatches(t *testing.T) {
 		if token != "" {
 			u += "&continuation=" + url.QueryEscape(token)
 		}
-		req, _ := http.NewRequest("DELETE", u, nil)
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodDelete, u, nil)
 		resp, err := s.Client().Do(req)
 		if err != nil {
 			t.Fatal(err)

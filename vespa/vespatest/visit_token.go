@@ -65,7 +65,7 @@ func (t visitToken) nextBucket(from uint32) uint32 {
 // percent is the share of the slice's buckets already read.
 func (t visitToken) percent() float64 {
 	total, done := 0, 0
-	for b := uint32(t.sliceID); b < bucketCount; b += t.slices {
+	for b := t.sliceID; b < bucketCount; b += t.slices {
 		total++
 		if b < t.next {
 			done++

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -23,7 +24,6 @@ type run struct {
 	entries []entry
 	steps   []step // in order
 	status  string // final status
-	abortAt time.Time
 }
 
 type entry struct {
@@ -310,15 +310,15 @@ func readForm(r *http.Request, body []byte) (map[string][]byte, error) {
 	parts := map[string][]byte{}
 	for {
 		p, err := mr.NextPart()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return parts, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("invalid multipart body: %v", err)
+			return nil, fmt.Errorf("invalid multipart body: %w", err)
 		}
 		data, err := io.ReadAll(p)
 		if err != nil {
-			return nil, fmt.Errorf("invalid multipart body: %v", err)
+			return nil, fmt.Errorf("invalid multipart body: %w", err)
 		}
 		parts[p.FormName()] = data
 	}
@@ -332,7 +332,7 @@ func packageFiles(data []byte) ([]string, error) {
 	}
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return nil, fmt.Errorf("Invalid application package: %v", err)
+		return nil, fmt.Errorf("Invalid application package: %w", err)
 	}
 	var files []string
 	for _, f := range zr.File {

@@ -77,7 +77,7 @@ func TestAuthenticate(t *testing.T) {
 		{"unregistered key", signed(t, other, otherPub, "t:a:i", "POST", tokenURL, nil, now), 401},
 		{"signature by another key", signed(t, other, pub, "t:a:i", "POST", tokenURL, nil, now), 401},
 		{"key of another tenant", signed(t, k, pub, "u:a:i", "POST", tokenURL, nil, now), 403},
-		{"no credentials", httptest.NewRequest("POST", tokenURL, nil), 401},
+		{"no credentials", httptest.NewRequest(http.MethodPost, tokenURL, nil), 401},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			status, body := serve(s, c.req)
@@ -114,7 +114,7 @@ func TestAuthenticate(t *testing.T) {
 		}
 	})
 	t.Run("bearer tokens", func(t *testing.T) {
-		r := httptest.NewRequest("POST", tokenURL, nil)
+		r := httptest.NewRequest(http.MethodPost, tokenURL, nil)
 		r.Header.Set("Authorization", "Bearer tok")
 		if status, _ := serve(s, r); status != 200 {
 			t.Errorf("good token: %d", status)
@@ -164,7 +164,7 @@ func TestRunLogPaging(t *testing.T) {
 
 func TestDeployRejectsPackageWithoutServicesXML(t *testing.T) {
 	s, _ := New(Config{AccessTokens: []string{"tok"}})
-	r := httptest.NewRequest("POST", "http://x/application/v4/tenant/t/application/a/instance/i/deploy/dev-aws-us-east-1c",
+	r := httptest.NewRequest(http.MethodPost, "http://x/application/v4/tenant/t/application/a/instance/i/deploy/dev-aws-us-east-1c",
 		bytes.NewReader(zipWith(t, "hosts.xml")))
 	r.Header.Set("Authorization", "Bearer tok")
 	if status, body := serve(s, r); status != 400 || body["error-code"] != "BAD_REQUEST" {

@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"testing"
@@ -28,7 +29,7 @@ func BenchmarkHandler(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
 				w := httptest.NewRecorder()
-				h.ServeHTTP(w, httptest.NewRequest("GET", "/search/?"+bc.q, nil))
+				h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/search/?"+bc.q, nil))
 				if w.Code != 200 {
 					b.Fatal(w.Code, w.Body)
 				}

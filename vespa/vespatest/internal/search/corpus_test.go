@@ -96,12 +96,12 @@ func get(t *testing.T, c Corpus, kv ...string) *response {
 	for i := 0; i+1 < len(kv); i += 2 {
 		q.Set(kv[i], kv[i+1])
 	}
-	return do(t, c, httptest.NewRequest("GET", "/search/?"+q.Encode(), nil))
+	return do(t, c, httptest.NewRequest(http.MethodGet, "/search/?"+q.Encode(), nil))
 }
 
 func post(t *testing.T, c Corpus, rawQuery, body string) *response {
 	t.Helper()
-	r := httptest.NewRequest("POST", "/search/?"+rawQuery, strings.NewReader(body))
+	r := httptest.NewRequest(http.MethodPost, "/search/?"+rawQuery, strings.NewReader(body))
 	r.Header.Set("Content-Type", "application/json")
 	return do(t, c, r)
 }

@@ -65,7 +65,7 @@ func (v *docView) ensure() *docView {
 			return v.reset()
 		}
 		v.names = append(v.names, name)
-		v.raws = append(v.raws, json.RawMessage(b[i:end]))
+		v.raws = append(v.raws, b[i:end])
 		i = skipSpace(b, end)
 		if i < len(b) && b[i] == ',' {
 			i = skipSpace(b, i+1)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 
@@ -35,7 +36,7 @@ func ExampleNewHandler() {
 	})
 	q := url.Values{"yql": {`select * from music where title contains "dreams"`}}
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest("GET", "/search/?"+q.Encode(), nil))
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/search/?"+q.Encode(), nil))
 	body, _ := io.ReadAll(w.Body)
 	fmt.Println(w.Code)
 	fmt.Println(string(body))
@@ -47,7 +48,7 @@ func ExampleNewHandler() {
 func ExampleNewHandler_error() {
 	h := search.NewHandler(corpus{})
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest("GET", "/search/?yql=selectz", nil))
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/search/?yql=selectz", nil))
 	fmt.Println(w.Code, w.Body.String())
 	// Output:
 	// 400 {"root":{"id":"toplevel","relevance":1.0,"fields":{"totalCount":0},"errors":[{"code":3,"summary":"Illegal query","message":"Could not instantiate query from YQL: query:L1:0 mismatched input 'selectz' expecting SELECT"}]}}

@@ -155,7 +155,7 @@ func queryError(err error) *resultError {
 		e := notImplemented(ni.Error())
 		return &e
 	}
-	var re *resultErrorError
+	var re *carriedResultError
 	if errors.As(err, &re) {
 		e := re.e
 		return &e
@@ -164,10 +164,10 @@ func queryError(err error) *resultError {
 	return &e
 }
 
-// resultErrorError carries a ready result error through error returns.
-type resultErrorError struct{ e resultError }
+// carriedResultError carries a ready result error through error returns.
+type carriedResultError struct{ e resultError }
 
-func (e *resultErrorError) Error() string { return e.e.message }
+func (e *carriedResultError) Error() string { return e.e.message }
 
 func timeoutError(d time.Duration) *resultError {
 	return &resultError{code: CodeTimeout, summary: summaryTimeout,
@@ -216,7 +216,7 @@ func resolveUserInput(n node, p params, depth int) (node, error) {
 			return nil, err
 		}
 		if parsed == nil {
-			return nil, &resultErrorError{e: illegalQuery("No query")}
+			return nil, &carriedResultError{e: illegalQuery("No query")}
 		}
 		return parsed, nil
 	case userInputNode:
@@ -224,7 +224,7 @@ func resolveUserInput(n node, p params, depth int) (node, error) {
 		if !n.isLit {
 			v, ok := p[n.param]
 			if !ok {
-				return nil, &resultErrorError{e: illegalQuery(
+				return nil, &carriedResultError{e: illegalQuery(
 					fmt.Sprintf("Could not instantiate query from YQL: Could not find referenced parameter '%s'", n.param))}
 			}
 			text = v
@@ -239,7 +239,7 @@ func resolveUserInput(n node, p params, depth int) (node, error) {
 			if allow, _ := n.ann["allowEmpty"].(bool); allow {
 				return boolNode{val: false}, nil
 			}
-			return nil, &resultErrorError{e: illegalQuery("No query")}
+			return nil, &carriedResultError{e: illegalQuery("No query")}
 		}
 		return parsed, nil
 	}

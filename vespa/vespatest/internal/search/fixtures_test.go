@@ -53,7 +53,7 @@ func keyOrder(t *testing.T, body []byte) map[string][]string {
 		switch v[0] {
 		case '{':
 			dec := json.NewDecoder(bytes.NewReader(v))
-			dec.Token()
+			_, _ = dec.Token()
 			for dec.More() {
 				k, _ := dec.Token()
 				var sub json.RawMessage
@@ -66,7 +66,7 @@ func keyOrder(t *testing.T, body []byte) map[string][]string {
 			}
 		case '[':
 			var arr []json.RawMessage
-			json.Unmarshal(v, &arr)
+			_ = json.Unmarshal(v, &arr)
 			for _, e := range arr {
 				walk(path+"[]", e)
 			}
@@ -116,8 +116,8 @@ func TestFixtures_QueryErrors(t *testing.T) {
 				}
 			case "subset":
 				var want, have any
-				json.Unmarshal(c.ResponseBody, &want)
-				json.Unmarshal([]byte(got), &have)
+				_ = json.Unmarshal(c.ResponseBody, &want)
+				_ = json.Unmarshal([]byte(got), &have)
 				if !subset(want, have) {
 					t.Errorf("body %s is not a superset of %s", got, c.ResponseBody)
 				}
@@ -192,8 +192,8 @@ func TestFixtures_ResultShape(t *testing.T) {
 		}
 	}
 	var want, have map[string]any
-	json.Unmarshal(fx.ResponseBody, &want)
-	json.Unmarshal([]byte(r.body), &have)
+	_ = json.Unmarshal(fx.ResponseBody, &want)
+	_ = json.Unmarshal([]byte(r.body), &have)
 	for _, m := range []map[string]any{want, have} {
 		hit := m["root"].(map[string]any)["children"].([]any)[0].(map[string]any)
 		delete(hit, "relevance")
@@ -216,7 +216,7 @@ func TestFixtures_ErrorShape(t *testing.T) {
 		t.Fatal("query-timeout-504-code-12 not found")
 	}
 	var compact bytes.Buffer
-	json.Compact(&compact, fx.ResponseBody)
+	_ = json.Compact(&compact, fx.ResponseBody)
 	res := errorResult(*timeoutError(1e6))
 	if got := string(res.render()); got != compact.String() {
 		t.Errorf("\n got %s\nwant %s", got, compact.String())

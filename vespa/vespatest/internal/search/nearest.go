@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/bits"
 	"regexp"
 	"sort"
 	"strconv"
@@ -162,53 +161,6 @@ func parseCellLiteral(s string) ([]float64, bool) {
 		cells[c[1]] = json.Number(c[2])
 	}
 	return parseCells(cells)
-}
-
-// distance computes the distance of two vectors under a Vespa distance metric and the closeness
-// Vespa derives from it: 1/(1+distance), or the dot product itself for dotproduct.
-func distance(metric string, a, b []float64) (dist, closeness float64, err error) {
-	switch strings.ToLower(metric) {
-	case "", "euclidean":
-		s := 0.0
-		for i := range a {
-			d := a[i] - b[i]
-			s += d * d
-		}
-		dist = math.Sqrt(s)
-	case "angular":
-		dot, na, nb := 0.0, 0.0, 0.0
-		for i := range a {
-			dot += a[i] * b[i]
-			na += a[i] * a[i]
-			nb += b[i] * b[i]
-		}
-		cos := 0.0
-		if na > 0 && nb > 0 {
-			cos = dot / math.Sqrt(na*nb)
-		}
-		dist = math.Acos(math.Max(-1, math.Min(1, cos)))
-	case "prenormalized-angular":
-		dot := 0.0
-		for i := range a {
-			dot += a[i] * b[i]
-		}
-		dist = 1 - dot
-	case "dotproduct":
-		dot := 0.0
-		for i := range a {
-			dot += a[i] * b[i]
-		}
-		return -dot, dot, nil
-	case "hamming":
-		n := 0
-		for i := range a {
-			n += bits.OnesCount8(uint8(int8(a[i])) ^ uint8(int8(b[i])))
-		}
-		dist = float64(n)
-	default:
-		return 0, 0, &notImplementedError{what: fmt.Sprintf("the distance metric '%s'", metric)}
-	}
-	return dist, 1 / (1 + dist), nil
 }
 
 // nnCandidate is one document's distance to the query vector.

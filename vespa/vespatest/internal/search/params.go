@@ -77,7 +77,7 @@ func flattenObject(prefix string, obj map[string]json.RawMessage, p params, dept
 			}
 			var sub map[string]json.RawMessage
 			if err := json.Unmarshal(raw, &sub); err != nil {
-				return fmt.Errorf("Could not parse JSON request body: %v", err)
+				return fmt.Errorf("Could not parse JSON request body: %w", err)
 			}
 			if err := flattenObject(name+".", sub, p, depth+1); err != nil {
 				return err
@@ -87,7 +87,7 @@ func flattenObject(prefix string, obj map[string]json.RawMessage, p params, dept
 		case '"':
 			var s string
 			if err := json.Unmarshal(raw, &s); err != nil {
-				return fmt.Errorf("Could not parse JSON request body: %v", err)
+				return fmt.Errorf("Could not parse JSON request body: %w", err)
 			}
 			p[name] = s
 		case 'n':

@@ -2,9 +2,11 @@ package search
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
@@ -170,7 +172,8 @@ func TestParseRankExpression_refusesWhatItCannotEvaluate(t *testing.T) {
 	for _, expr := range []string{"", "bm25(title) +", "if(attribute(x) > 1, 1, 0)", "sum(query(q) * attribute(e))",
 		"closeness(label, nns)", "bm25(a, b)", "foo", "1 +* 2", "(1", "attribute(f).count", "f", "recurse"} {
 		_, err := parseRankExpression(expr, map[string]string{"f": "g(1)", "recurse": "recurse"})
-		if _, ok := err.(*notImplementedError); !ok {
+		var ni *notImplementedError
+		if !errors.As(err, &ni) {
 			t.Errorf("%q: %v, want a notImplementedError", expr, err)
 		}
 	}
@@ -213,7 +216,7 @@ func TestNearestNeighbor_vectorCacheFollowsUpdatesAndRemovals(t *testing.T) {
 	query := func() []string {
 		q := url.Values{"yql": {`select * from music where {targetHits:1}nearestNeighbor(embedding, q)`}, "input.query(q)": {"[0,0]"}}
 		w := httptest.NewRecorder()
-		h.ServeHTTP(w, httptest.NewRequest("GET", "/search/?"+q.Encode(), nil))
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/search/?"+q.Encode(), nil))
 		body, _ := io.ReadAll(w.Body)
 		var res response
 		if err := json.Unmarshal(body, &res); err != nil || w.Code != 200 {

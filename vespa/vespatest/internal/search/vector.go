@@ -113,7 +113,7 @@ func vectorDistance(metric string, q queryVector, v *vector) (dist, closeness fl
 	case "hamming":
 		n := 0
 		for i, a := range q.vals {
-			n += bits.OnesCount8(uint8(int8(a)) ^ uint8(int8(v.at(i))))
+			n += bits.OnesCount8(uint8(int8(a)) ^ uint8(int8(v.at(i)))) //nolint:gosec // G115: hamming compares int8 cells bit by bit
 		}
 		dist = float64(n)
 	default:
