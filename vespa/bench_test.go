@@ -81,7 +81,7 @@ func BenchmarkPut(b *testing.B) {
 			}
 			_, _ = io.ReadAll(res.Body)
 			res.Body.Close()
-			if res.StatusCode != 200 {
+			if res.StatusCode != http.StatusOK {
 				b.Fatal(res.Status)
 			}
 		}

@@ -110,7 +110,7 @@ func TestClient_FixedHeaders(t *testing.T) {
 	}
 	check("Put", srv.last(t).Header, "govespa/"+vespa.Version)
 	for name, hc := range map[string]*http.Client{"HTTPClient": c.HTTPClient(), "NewHTTPClient": c.NewHTTPClient()} {
-		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/state/v1/health", nil)
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+"/state/v1/health", nil)
 		req.Header.Set("User-Agent", "caller")
 		resp, err := hc.Do(req)
 		if err != nil {
@@ -243,7 +243,11 @@ func TestClient_HTTPVersions(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = res
-			resp, err := c.HTTPClient().Get(tt.url + "/x")
+			req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, tt.url+"/x", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := c.HTTPClient().Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}

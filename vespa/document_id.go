@@ -279,7 +279,7 @@ func (id DocumentID) appendPath(b []byte) []byte {
 	switch {
 	case id.HasNumber:
 		b = append(b, "/number/"...)
-		b = strconv.AppendUint(b, uint64(id.Number), 10)
+		b = strconv.AppendUint(b, uint64(id.Number), 10) //nolint:gosec // Vespa's path reads n unsigned: two's complement on purpose (Validate refuses n < 0)
 		b = append(b, '/')
 	case id.Group != "":
 		b = append(b, "/group/"...)

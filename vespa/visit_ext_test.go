@@ -404,7 +404,10 @@ func TestVisitor_SingleUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range v.All(t.Context()) {
+	for _, err := range v.All(t.Context()) {
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	var errs []error
 	for d, err := range v.All(t.Context()) {

@@ -15,8 +15,14 @@ func TestRun(t *testing.T) {
 		{Name: "title", Type: "string", Indexed: true},
 		{Name: "year", Type: "int"},
 	}}))
-	srv.PutDocument("id:ns:music::a", json.RawMessage(`{"title":"A Head Full of Dreams","year":2015}`))
-	srv.PutDocument("id:ns:music::b", json.RawMessage(`{"title":"Hardwired","year":2016}`))
+	for id, fields := range map[string]string{
+		"id:ns:music::a": `{"title":"A Head Full of Dreams","year":2015}`,
+		"id:ns:music::b": `{"title":"Hardwired","year":2016}`,
+	} {
+		if err := srv.PutDocument(id, json.RawMessage(fields)); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	cases := []struct {
 		name      string

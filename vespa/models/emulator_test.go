@@ -153,26 +153,32 @@ func toyConfig() models.ModelConfig {
 // documents embedded on the client side, and returns a query client and a
 // function that closes everything.
 func feedAndSearch(ctx context.Context) (*query.Client, func(), error) {
+	qc, _, cleanup, err := feedAndSearchDocs(ctx)
+	return qc, cleanup, err
+}
+
+// feedAndSearchDocs is feedAndSearch that also returns the document client.
+func feedAndSearchDocs(ctx context.Context) (*query.Client, *vespa.Client, func(), error) {
 	cfg := toyConfig()
 	sd, err := buildSchema(cfg, models.EmbeddingField{Fed: true})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	sch, err := vespatest.ParseSchema(sd)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	srv := vespatest.NewServer(vespatest.WithSchema(sch))
+	srv := vespatest.NewServer(vespatest.WithSchema(sch)) //nolint:contextcheck // like httptest.NewServer, the emulator takes no context: it lives until Close
 	client, err := vespa.NewClient(srv.URL())
 	if err != nil {
 		srv.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	cleanup := func() { client.Close(); srv.Close() }
 	retrying, err := models.Retrying(toyEmbedder)
 	if err != nil {
 		cleanup()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for id, text := range map[string]string{
 		"1": "A kitten and two cats",
@@ -182,29 +188,29 @@ func feedAndSearch(ctx context.Context) (*query.Client, func(), error) {
 		fields := map[string]any{"text": text}
 		if err := cfg.FillEmbedding(ctx, retrying, fields, "embedding", text); err != nil {
 			cleanup()
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		docID, err := vespa.ParseDocumentID("id:test:doc::" + id)
 		if err != nil {
 			cleanup()
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if _, err := client.Put(ctx, docID, fields, vespa.OperationOptions{}); err != nil {
 			cleanup()
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	qc, err := query.New(client)
 	if err != nil {
 		cleanup()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return qc, cleanup, nil
+	return qc, client, cleanup, nil
 }
 
 func TestNearestNeighborQuery_AgainstEmulator(t *testing.T) {
 	ctx := t.Context()
-	qc, cleanup, err := feedAndSearch(ctx)
+	qc, client, cleanup, err := feedAndSearchDocs(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,11 +234,19 @@ func TestNearestNeighborQuery_AgainstEmulator(t *testing.T) {
 		}
 		t.Errorf("hits = %v, want 2 hits led by id:test:doc::2", ids)
 	}
-	// The stored vector is what FillEmbedding computed.
-	raw, _ := res.Hits[0].Field("embedding")
-	var stored struct{ Values []float32 }
-	if err := json.Unmarshal(raw, &stored); err != nil || len(stored.Values) != 4 || stored.Values[1] != 2 {
-		t.Errorf("stored embedding = %s (%v)", raw, err)
+	// The stored vector is what FillEmbedding computed. The field is no
+	// summary field ("attribute | index"), so hits leave it out, as Vespa's
+	// default summary does: read it back with a Get.
+	if raw, ok := res.Hits[0].Field("embedding"); ok {
+		t.Errorf("hit shows the non-summary field embedding: %s", raw)
+	}
+	got, err := client.Get(ctx, vespa.MustParseDocumentID("id:test:doc::2"), vespa.OperationOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored struct{ Embedding struct{ Values []float32 } }
+	if err := json.Unmarshal(got.Fields, &stored); err != nil || len(stored.Embedding.Values) != 4 || stored.Embedding.Values[1] != 2 {
+		t.Errorf("stored document = %s (%v)", got.Fields, err)
 	}
 }
 

@@ -14,11 +14,15 @@ func PackBits(v []float32) []int8 {
 	out := make([]int8, (len(v)+7)/8)
 	for i, x := range v {
 		if x > 0 {
-			out[i/8] |= int8(uint8(0x80) >> (i % 8))
+			out[i/8] |= packBit[i%8]
 		}
 	}
 	return out
 }
+
+// packBit holds the int8 cell with only bit i set, most significant first:
+// the first is 0x80, which as an int8 is -128.
+var packBit = [8]int8{-128, 64, 32, 16, 8, 4, 2, 1}
 
 // ErrDimensions is matched (errors.Is) by the error returned when an
 // embedding's length differs from the configuration's Dimensions.

@@ -87,13 +87,16 @@ func (s *batchServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		YQL string `json:"yql"`
 	}
-	json.Unmarshal(b, &req)
+	if err := json.Unmarshal(b, &req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
 	switch {
 	case strings.HasPrefix(req.YQL, "fail"):
-		w.WriteHeader(400)
+		w.WriteHeader(http.StatusBadRequest)
 		io.WriteString(w, `{"root":{"id":"toplevel","relevance":1.0,"fields":{"totalCount":0},"errors":[{"code":3,"summary":"Illegal query"}]}}`)
 	case strings.HasPrefix(req.YQL, "busy"):
-		w.WriteHeader(503)
+		w.WriteHeader(http.StatusServiceUnavailable)
 		io.WriteString(w, `{"root":{"id":"toplevel","relevance":1.0,"fields":{"totalCount":0},"errors":[{"code":0,"summary":"No backends in service. Try later"}]}}`)
 	default:
 		n := strings.TrimPrefix(req.YQL, "n=")

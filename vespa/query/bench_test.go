@@ -93,7 +93,7 @@ func (memTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Body.Close()
 	}
 	return &http.Response{
-		StatusCode: 200, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Request: r,
+		StatusCode: http.StatusOK, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Request: r,
 		Header:        http.Header{"Content-Type": {"application/json"}},
 		ContentLength: int64(len(benchBody)),
 		Body:          io.NopCloser(strings.NewReader(benchBody)),

@@ -94,7 +94,7 @@ func (c *Client) Search(ctx context.Context, req *Request) (*Result, error) {
 		return c.once(ctx, method, target, body, req.Timeout)
 	})
 	if err != nil {
-		c.logger.Debug("query failed", "error", err)
+		c.logger.DebugContext(ctx, "query failed", "error", err)
 		return nil, &vespa.Error{Op: "query", Path: c.path, Err: err}
 	}
 	return c.decode(resp)

@@ -250,7 +250,7 @@ func TestSearch_TransportErrorsAreRetriedResponsesAreNot(t *testing.T) {
 			conn.Close()
 			return
 		}
-		w.WriteHeader(503)
+		w.WriteHeader(http.StatusServiceUnavailable)
 		io.WriteString(w, `{"root":{"id":"toplevel","relevance":1.0,"fields":{"totalCount":0},"errors":[{"code":0,"summary":"No backends in service. Try later"}]}}`)
 	}))
 	defer srv.Close()
@@ -266,7 +266,8 @@ func TestSearch_TransportErrorsAreRetriedResponsesAreNot(t *testing.T) {
 }
 
 func TestSearch_TransportFailureAndCancel(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	var lc net.ListenConfig
+	l, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}

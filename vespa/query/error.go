@@ -148,6 +148,9 @@ func (e *Error) Is(target error) bool {
 // statusIs matches a status against this package's and the core's
 // sentinels.
 func statusIs(status int, target error) bool {
+	// Identity on purpose: target is the sentinel handed to an Is method,
+	// never a wrapper.
+	//nolint:errorlint // Is methods compare the target by identity
 	switch target {
 	case ErrUnauthorized:
 		return status == http.StatusUnauthorized

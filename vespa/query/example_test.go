@@ -19,8 +19,14 @@ func exampleServer() *vespatest.Server {
 		{Name: "title", Type: "string", Indexed: true},
 		{Name: "year", Type: "int"},
 	}}))
-	srv.PutDocument("id:ns:music::a", json.RawMessage(`{"title":"A Head Full of Dreams","year":2015}`))
-	srv.PutDocument("id:ns:music::b", json.RawMessage(`{"title":"Hardwired","year":2016}`))
+	for id, fields := range map[string]string{
+		"id:ns:music::a": `{"title":"A Head Full of Dreams","year":2015}`,
+		"id:ns:music::b": `{"title":"Hardwired","year":2016}`,
+	} {
+		if err := srv.PutDocument(id, json.RawMessage(fields)); err != nil {
+			log.Fatal(err)
+		}
+	}
 	return srv
 }
 

@@ -48,7 +48,9 @@ func searchFixtures(t *testing.T) []searchFixture {
 				continue
 			}
 			var buf bytes.Buffer
-			json.Compact(&buf, c.Body)
+			if err := json.Compact(&buf, c.Body); err != nil {
+				t.Fatalf("%s: %v", c.Request.Path, err)
+			}
 			s := 0
 			if c.Status != nil {
 				s = *c.Status

@@ -152,7 +152,7 @@ type rootFields struct {
 func DecodeResult(body []byte) (*Result, error) {
 	var w wireResult
 	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformedResponse, err)
+		return nil, fmt.Errorf("%w: %w", ErrMalformedResponse, err)
 	}
 	r := &Result{
 		Coverage: w.Root.Coverage,
@@ -164,7 +164,7 @@ func DecodeResult(body []byte) (*Result, error) {
 	if len(r.Root.Fields) > 0 {
 		n, err := totalCount(r.Root.Fields)
 		if err != nil {
-			return nil, fmt.Errorf("%w: root.fields: %v", ErrMalformedResponse, err)
+			return nil, fmt.Errorf("%w: root.fields: %w", ErrMalformedResponse, err)
 		}
 		r.TotalCount = n
 	}

@@ -203,7 +203,7 @@ func writeLiteral(b *strings.Builder, v any) error {
 		}
 		f, err := x.Float64()
 		if err != nil {
-			return fmt.Errorf("%w: number %q: %v", ErrInvalidYQL, string(x), err)
+			return fmt.Errorf("%w: number %q: %w", ErrInvalidYQL, string(x), err)
 		}
 		return writeFloat(b, f)
 	case nil:

@@ -165,7 +165,9 @@ func chain(err error) []error {
 			return
 		}
 		out = append(out, e)
-		switch u := e.(type) {
+		// A type switch on purpose: walk visits each link of the tree itself,
+		// so it must see e's own Unwrap methods, not those of a wrapped error.
+		switch u := e.(type) { //nolint:errorlint // walking the wrap tree one link at a time
 		case interface{ Unwrap() error }:
 			walk(u.Unwrap())
 		case interface{ Unwrap() []error }:

@@ -25,7 +25,8 @@ import (
 // serve; the listener and the connection are closed when the test ends.
 func listen(t *testing.T, serve func(c net.Conn)) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	var lc net.ListenConfig
+	ln, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,8 @@ func TestIsConnectionErrorWithRealServers(t *testing.T) {
 		}
 	})
 	t.Run("a refused port", func(t *testing.T) {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		var lc net.ListenConfig
+		ln, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +155,10 @@ func TestIsConnectionErrorWithRealServers(t *testing.T) {
 		defer tr.CloseIdleConnections()
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 		tr.Proxy = func(*http.Request) (*url.URL, error) { cancel(); return nil, nil }
-		_, err := (&http.Client{Transport: tr}).Do(req)
+		resp, err := (&http.Client{Transport: tr}).Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
 		if !errors.Is(err, context.Canceled) || IsConnectionError(err) {
 			t.Errorf("IsConnectionError(%v) = %v", err, IsConnectionError(err))
 		}
@@ -263,7 +268,7 @@ func TestIsConnectionErrorByType(t *testing.T) {
 		{"io.EOF from net/http", &url.Error{Op: "Get", URL: "http://x", Err: io.EOF}, true},
 		{"a bare io.EOF (not from the transport)", io.EOF, false},
 		{"net/http's server closed idle connection", &url.Error{Op: "Post", URL: "http://x", Err: errors.New(serverClosedIdle)}, true},
-		{"that text in another type", &url.Error{Op: "Post", URL: "http://x", Err: &wrapErr{errors.New("x")}}, false},
+		{"that text in another type", &url.Error{Op: "Post", URL: "http://x", Err: &wrapError{errors.New("x")}}, false},
 		{"that text outside a *url.Error", errors.New(serverClosedIdle), false},
 		{"message text alone", errors.New("read: connection reset by peer"), false},
 		{"context.Canceled", &url.Error{Op: "Get", URL: "http://x", Err: context.Canceled}, false},

@@ -115,14 +115,24 @@ func ExampleWaitJittered() {
 
 func ExampleIsConnectionError() {
 	// A port nobody listens on any more refuses the connection.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ctx := context.Background()
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	_, err = http.Get("http://" + addr)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err == nil {
+		resp.Body.Close()
+	}
 	fmt.Println(retries.IsConnectionError(err))
 	fmt.Println(retries.IsConnectionError(context.Canceled))
 	// Output:

@@ -396,7 +396,7 @@ func TestPoliciesConcurrentUse(t *testing.T) {
 						return spec.retried[g%len(spec.retried)].make()
 					})
 					if calls != 3 || err != nil || res.status != 200 {
-						errs <- fmt.Errorf("%s goroutine %d: %d calls, (%v, %v)", name, g, calls, res, err)
+						errs <- fmt.Errorf("%s goroutine %d: %d calls, (%v, %w)", name, g, calls, res, err)
 						return
 					}
 					errs <- nil

@@ -270,7 +270,7 @@ func Run[T any](ctx context.Context, p Policy, op func(context.Context) (T, erro
 // so that errors.Is holds for both.
 func contextError(ctx context.Context) error {
 	err := ctx.Err()
-	if cause := context.Cause(ctx); cause != nil && cause != err {
+	if cause := context.Cause(ctx); cause != nil && cause != err { //nolint:errorlint // identity: is the cause the bare ctx.Err() value?
 		return fmt.Errorf("%w: %w", err, cause)
 	}
 	return err

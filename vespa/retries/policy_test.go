@@ -118,7 +118,7 @@ func TestCancellation(t *testing.T) {
 				err := spec.policy.WithRetryIf(func(Outcome) bool { return true }).Do(ctx, func(ctx context.Context) error {
 					calls++
 					cancel()
-					opErr = &wrapErr{ctx.Err()}
+					opErr = &wrapError{ctx.Err()}
 					return opErr
 				})
 				if calls != 1 || err != opErr || time.Since(start) != 0 {
@@ -187,11 +187,11 @@ func TestCancellation(t *testing.T) {
 	})
 }
 
-// wrapErr wraps an error without adding text, like a transport would.
-type wrapErr struct{ err error }
+// wrapError wraps an error without adding text, like a transport would.
+type wrapError struct{ err error }
 
-func (e *wrapErr) Error() string { return "op: " + e.err.Error() }
-func (e *wrapErr) Unwrap() error { return e.err }
+func (e *wrapError) Error() string { return "op: " + e.err.Error() }
+func (e *wrapError) Unwrap() error { return e.err }
 
 func TestInvalidValues(t *testing.T) {
 	never := func(context.Context) error { t.Error("op called"); return nil }
@@ -290,7 +290,7 @@ func TestRetryIfStatus(t *testing.T) {
 		{Outcome{Result: &response{status: 429}}, true},
 		{Outcome{Result: &response{status: 503}}, true},
 		{Outcome{Result: &response{status: 500}}, false},
-		{Outcome{Err: &wrapErr{&statusError{status: 429}}}, true},
+		{Outcome{Err: &wrapError{&statusError{status: 429}}}, true},
 		{Outcome{Err: errors.New("429")}, false},
 		{Outcome{Result: (*response)(nil), Err: &statusError{status: 503}}, true},
 		{Outcome{}, false},

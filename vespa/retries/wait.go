@@ -143,5 +143,5 @@ func uniform(lo, hi time.Duration) time.Duration {
 	if hi <= lo {
 		return lo
 	}
-	return lo + time.Duration(rand.Uint64N(uint64(hi-lo)+1))
+	return lo + time.Duration(rand.Uint64N(uint64(hi-lo)+1)) //nolint:gosec // 0 ≤ lo < hi, so hi−lo is positive and fits
 }
