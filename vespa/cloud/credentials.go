@@ -37,9 +37,6 @@ type KeyPair struct {
 	PrivateKeyPEM []byte
 }
 
-// String describes the key pair without the private key.
-func (kp *KeyPair) String() string { return "cloud.KeyPair{certificate, private key: redacted}" }
-
 // GenerateKeyPair creates a data-plane key pair natively, as `vespa auth cert`
 // does: an ECDSA P-256 key (PKCS #8) and a self-signed certificate for
 // CN=cloud.vespa.example with a random 128-bit serial, valid for about 10

@@ -34,34 +34,34 @@ type Option interface {
 // default is [DefaultEndpoint]. Use it to reach another system or an
 // emulator. Not accepted by [NewConfigServer], whose URL is its argument.
 func WithEndpoint(endpoint string) Option {
-	return optionFunc(func(c *config) error {
+	return option{name: "WithEndpoint", fn: func(c *config) error {
 		u, err := parseBaseURL(endpoint)
 		if err != nil {
 			return fmt.Errorf("WithEndpoint: %w", err)
 		}
 		c.endpoint = u
 		return nil
-	})
+	}}
 }
 
 // WithAPIKey makes a [Client] sign its requests with an API key: a PEM
 // ECDSA P-256 private key, SEC 1 or PKCS #8 (see [ParseAPIKey]). Exactly one
 // of WithAPIKey, [WithAPIKeyFile] and [WithAccessToken] must be given.
 func WithAPIKey(pemKey []byte) Option {
-	return optionFunc(func(c *config) error {
+	return option{name: "WithAPIKey", fn: func(c *config) error {
 		if _, err := ParseAPIKey(pemKey); err != nil {
 			return fmt.Errorf("WithAPIKey: %w", err)
 		}
 		c.apiKey = pemKey
 		c.auths++
 		return nil
-	})
+	}}
 }
 
 // WithAPIKeyFile is [WithAPIKey] with the key read from a file, such as
 // ~/.vespa/<tenant>.api-key.pem.
 func WithAPIKeyFile(path string) Option {
-	return optionFunc(func(c *config) error {
+	return option{name: "WithAPIKeyFile", fn: func(c *config) error {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return fmt.Errorf("WithAPIKeyFile: %w", err)
@@ -72,20 +72,20 @@ func WithAPIKeyFile(path string) Option {
 		c.apiKey = b
 		c.auths++
 		return nil
-	})
+	}}
 }
 
 // WithAccessToken makes a [Client] send "Authorization: Bearer <token>", for
 // an OAuth access token such as the one `vespa auth login` obtains.
 func WithAccessToken(token string) Option {
-	return optionFunc(func(c *config) error {
+	return option{name: "WithAccessToken", fn: func(c *config) error {
 		if token == "" {
 			return errors.New("WithAccessToken: empty token")
 		}
 		c.accessToken = token
 		c.auths++
 		return nil
-	})
+	}}
 }
 
 // WithHTTPClient sets the HTTP client; the default is a client of its own
@@ -93,74 +93,86 @@ func WithAccessToken(token string) Option {
 // are the policy's (see [WithRetryPolicy]); its Timeout, if any, bounds each
 // attempt.
 func WithHTTPClient(hc *http.Client) Option {
-	return optionFunc(func(c *config) error {
+	return option{name: "WithHTTPClient", fn: func(c *config) error {
 		if hc == nil {
 			return errors.New("WithHTTPClient: nil client")
 		}
 		c.httpClient = hc
 		return nil
-	})
+	}}
 }
 
 // WithRetryPolicy sets the retry policy of every call; the default is
 // retries.ControlPlane (errors and 5xx retried, final 4xx not, 3 attempts).
 func WithRetryPolicy(p retries.Policy) Option {
-	return optionFunc(func(c *config) error {
+	return option{name: "WithRetryPolicy", fn: func(c *config) error {
 		if err := p.Err(); err != nil {
 			return fmt.Errorf("WithRetryPolicy: %w", err)
 		}
 		c.policy = p
 		return nil
-	})
+	}}
 }
 
 // WithLogger sets the logger of retries and waits; the default discards.
 // Nothing logged contains keys, tokens or signatures.
 func WithLogger(l *slog.Logger) Option {
-	return optionFunc(func(c *config) error {
+	return option{name: "WithLogger", fn: func(c *config) error {
 		if l == nil {
 			return errors.New("WithLogger: nil logger")
 		}
 		c.logger = l
 		return nil
-	})
+	}}
 }
 
 // WithPollInterval sets how often waits poll; the default is
 // [DefaultPollInterval]. It must be positive.
 func WithPollInterval(d time.Duration) Option {
-	return optionFunc(func(c *config) error {
+	return option{name: "WithPollInterval", fn: func(c *config) error {
 		if d <= 0 {
 			return fmt.Errorf("WithPollInterval: %v is not positive", d)
 		}
 		c.poll = d
 		return nil
-	})
+	}}
 }
 
 // WithClock sets the clock whose time signs requests; the default is
 // time.Now. For tests.
 func WithClock(now func() time.Time) Option {
-	return optionFunc(func(c *config) error {
+	return option{name: "WithClock", fn: func(c *config) error {
 		if now == nil {
 			return errors.New("WithClock: nil clock")
 		}
 		c.now = now
 		return nil
-	})
+	}}
 }
 
 // WithUserAgent sets the User-Agent header; the default is "govespa-cloud".
 func WithUserAgent(ua string) Option {
-	return optionFunc(func(c *config) error {
+	return option{name: "WithUserAgent", fn: func(c *config) error {
 		c.userAgent = ua
 		return nil
-	})
+	}}
 }
 
-type optionFunc func(*config) error
+// option is an [Option]: a named function, so that an option prints as its
+// name (cloud.WithAPIKey) and never as the values it captured.
+type option struct {
+	name string
+	fn   func(*config) error
+}
 
-func (f optionFunc) apply(c *config) error { return f(c) }
+func (o option) apply(c *config) error { return o.fn(c) }
+
+// String returns the option's name, such as "cloud.WithAPIKey": never the
+// key, token or other value it was given.
+func (o option) String() string { return "cloud." + o.name }
+
+// Format prints [option.String] for every verb.
+func (o option) Format(f fmt.State, verb rune) { formatSafe(f, verb, o.String()) }
 
 // config collects the options.
 type config struct {

@@ -21,11 +21,6 @@ type Token struct {
 	Expiration time.Time
 }
 
-// String describes the token without its secret value.
-func (t *Token) String() string {
-	return fmt.Sprintf("cloud.Token{ID: %q, Fingerprint: %q, Value: redacted}", t.ID, t.Fingerprint)
-}
-
 // CreateToken creates a data-plane token (or a new version of it) for the
 // client's tenant with POST /application/v4/tenant/T/token/<tokenID>, valid
 // for ttl (0: the controller's default). The path and the reply's shape
