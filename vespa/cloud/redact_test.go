@@ -153,11 +153,11 @@ func TestFormat_NoSecret(t *testing.T) {
 
 	// The text forms still say what matters.
 	for v, want := range map[fmt.Stringer]string{
-		keyClient:   `cloud.Client{Application:scoober.albums.default, URL:https://ctl.example:4443, Auth:API key "scoober:albums:default" [redacted]}`,
-		tokenClient: `cloud.Client{Application:scoober.albums.default, URL:https://api-ctl.vespa-cloud.com:4443, Auth:access token [redacted]}`,
-		tok:         `cloud.Token{ID:"ci", Value:[redacted], Fingerprint:"ab:cd", Expiration:2030-01-02T03:04:05Z}`,
+		keyClient:      `cloud.Client{Application:scoober.albums.default, URL:https://ctl.example:4443, Auth:API key "scoober:albums:default" [redacted]}`,
+		tokenClient:    `cloud.Client{Application:scoober.albums.default, URL:https://api-ctl.vespa-cloud.com:4443, Auth:access token [redacted]}`,
+		tok:            `cloud.Token{ID:"ci", Value:[redacted], Fingerprint:"ab:cd", Expiration:2030-01-02T03:04:05Z}`,
 		Token{ID: "x"}: `cloud.Token{ID:"x", Value:"", Fingerprint:"", Expiration:none}`,
-		cs:          `cloud.ConfigServer{URL:http://localhost:19071}`,
+		cs:             `cloud.ConfigServer{URL:http://localhost:19071}`,
 	} {
 		if got := fmt.Sprint(v); got != want {
 			t.Errorf("got  %s\nwant %s", got, want)
