@@ -124,15 +124,22 @@ type TensorAddress map[string]string
 
 // TensorCell is one tensor cell in Vespa's verbose form.
 type TensorCell struct {
+	// Address names the cell: a label for every dimension of the tensor.
 	Address TensorAddress `json:"address"`
-	Value   float64       `json:"value"`
+	// Value is the cell's value, the operand of the update's operation.
+	Value float64 `json:"value"`
 }
 
 // TensorBlock is a dense subspace of a mixed tensor, addressed by its mapped
 // dimensions.
 type TensorBlock struct {
+	// Address names the block: a label for each mapped dimension, and none
+	// for the indexed ones.
 	Address TensorAddress `json:"address"`
-	Values  []float64     `json:"values"`
+	// Values are the block's cells in the order of its indexed dimensions
+	// (the last one varying fastest); their number is the product of those
+	// dimensions' sizes.
+	Values []float64 `json:"values"`
 }
 
 // TensorModify is a tensor modify update: Operation applied to the cells

@@ -28,12 +28,15 @@ const DefaultVisitParallelism = 8
 // page by page, through Vespa's /document/v1 (GET without a document ID).
 // The zero value of each field means Vespa's default, as noted per field.
 type VisitRequest struct {
-	// Namespace and DocType select the documents of one type in one
-	// namespace (/document/v1/<ns>/<type>/docid). With DocType empty, every
-	// document type is visited (/document/v1/, which needs Cluster); a
-	// Namespace then is added to the selection as id.namespace=='<ns>'.
+	// Namespace is the namespace of the documents visited; with DocType it
+	// makes the path /document/v1/<ns>/<type>/docid. With DocType empty it
+	// is added to the selection as id.namespace=='<ns>' instead. Empty: every
+	// namespace.
 	Namespace string
-	DocType   string
+	// DocType is the document type visited. Empty: every document type, at
+	// /document/v1/, which needs Cluster (as does a DocType without a
+	// Namespace, which is then added to the selection).
+	DocType string
 	// Cluster is the content cluster to visit. Empty: the only one (it is
 	// required when DocType is empty).
 	Cluster string

@@ -18,11 +18,14 @@ import (
 // matches a selection ([Client.UpdateWhere], [Client.RemoveWhere]): Vespa's
 // PUT and DELETE on /document/v1 without a document ID.
 type SelectionRequest struct {
-	// Namespace and DocType limit the operation to one document type in one
-	// namespace (/document/v1/<ns>/<type>/docid). An update needs them; a
-	// removal without them covers every type (/document/v1/).
+	// Namespace limits the operation to one namespace
+	// (/document/v1/<ns>/<type>/docid); it goes with DocType. An update
+	// needs it; a removal without it covers every namespace.
 	Namespace string
-	DocType   string
+	// DocType limits the operation to one document type; it goes with
+	// Namespace. An update needs it; a removal without it covers every type
+	// (/document/v1/).
+	DocType string
 	// Cluster is the content cluster; required.
 	Cluster string
 	// Selection is the document selection; required. "true" matches every
@@ -31,10 +34,13 @@ type SelectionRequest struct {
 	// the meantime to no longer match is left alone.
 	Selection string
 	// Slices splits the work into this many parts, SliceIDs of which this
-	// process runs, Parallelism at a time. Zero: 1; nil: all of them; zero:
-	// min(len(SliceIDs), DefaultVisitParallelism).
-	Slices      int
-	SliceIDs    []int
+	// process runs, Parallelism at a time. Zero: 1.
+	Slices int
+	// SliceIDs are the slices, each in [0, Slices), that this process runs;
+	// other processes can run the rest. Nil: all of them.
+	SliceIDs []int
+	// Parallelism is how many slices run at the same time, each by its own
+	// goroutine. Zero: min(len(SliceIDs), DefaultVisitParallelism).
 	Parallelism int
 	// Timeout is Vespa's timeout of each request. Zero: the client's
 	// default, else Vespa's 180 s.

@@ -117,8 +117,10 @@ func (v *GroupValue) UnmarshalJSON(b []byte) error {
 
 // GroupLimits are the bounds of a bucket group: [From, To).
 type GroupLimits struct {
+	// From is the bucket's lower bound, included.
 	From GroupValue `json:"from"`
-	To   GroupValue `json:"to"`
+	// To is the bucket's upper bound, excluded.
+	To GroupValue `json:"to"`
 }
 
 // IsGroup reports whether h is a group of grouping output ("group:...").

@@ -54,8 +54,10 @@ type Coverage struct {
 	Full bool `json:"full"`
 	// Nodes is the number of content nodes that answered.
 	Nodes int `json:"nodes"`
-	// Results and ResultsFull count the partial results and the full ones.
-	Results     int `json:"results"`
+	// Results counts the results the query was answered from, partial or
+	// full.
+	Results int `json:"results"`
+	// ResultsFull counts those of Results that had full coverage.
 	ResultsFull int `json:"resultsFull"`
 	// Degraded says why coverage was reduced; nil when it was not.
 	Degraded *Degraded `json:"degraded,omitempty"`
@@ -64,11 +66,20 @@ type Coverage struct {
 // Degraded is coverage.degraded: the reasons a query searched less than the
 // whole corpus.
 type Degraded struct {
-	MatchPhase      bool `json:"match-phase"`
-	Timeout         bool `json:"timeout"`
+	// MatchPhase: the rank profile's match-phase limit stopped matching
+	// before every document was ranked.
+	MatchPhase bool `json:"match-phase"`
+	// Timeout: content nodes ran out of time (the soft timeout) and
+	// answered with what they had matched so far.
+	Timeout bool `json:"timeout"`
+	// AdaptiveTimeout: the query was cut short by the adaptive timeout,
+	// which stops waiting for slow content nodes once most have answered.
 	AdaptiveTimeout bool `json:"adaptive-timeout"`
-	AnnTimeout      bool `json:"anntimeout"`
-	NonIdealState   bool `json:"non-ideal-state"`
+	// AnnTimeout: an approximate nearest-neighbor search ran out of time.
+	AnnTimeout bool `json:"anntimeout"`
+	// NonIdealState: the content cluster was not in its ideal state (nodes
+	// down or data being moved), so some documents may have been missed.
+	NonIdealState bool `json:"non-ideal-state"`
 }
 
 // IsDegraded reports whether the result covers less than the whole corpus:
@@ -116,9 +127,12 @@ func (m ErrorMessage) String() string {
 
 // Timing is the top-level timing object (presentation.timing), in seconds.
 type Timing struct {
-	QueryTime        float64 `json:"querytime"`
+	// QueryTime is the time spent matching and ranking.
+	QueryTime float64 `json:"querytime"`
+	// SummaryFetchTime is the time spent fetching the hits' summaries.
 	SummaryFetchTime float64 `json:"summaryfetchtime"`
-	SearchTime       float64 `json:"searchtime"`
+	// SearchTime is the container's total time for the query.
+	SearchTime float64 `json:"searchtime"`
 }
 
 // Err returns the result's errors as an *[Error] (with the result's status),

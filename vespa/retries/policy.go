@@ -13,6 +13,7 @@ import (
 // A [Policy] classifies an outcome by the status it carries, so this package
 // never needs to know the concrete response or error types of its callers.
 type StatusCoder interface {
+	// StatusCode returns the HTTP status of the response.
 	StatusCode() int
 }
 
@@ -22,6 +23,8 @@ type StatusCoder interface {
 // attempt, but never longer than its own cap ([Wait.Max]); a policy whose
 // Wait has no cap honours the hint in full (the context still bounds it).
 type RetryAfterer interface {
+	// RetryAfter returns the response's Retry-After wait, and whether it
+	// had one.
 	RetryAfter() (time.Duration, bool)
 }
 
