@@ -15,10 +15,13 @@ type Schema struct {
 	// Fields are the document's fields, in declaration order.
 	Fields []Field
 	// RankProfiles are the schema's rank profiles, selected by a query's
-	// ranking or ranking.profile. Without them, every query is ranked by the
-	// emulator's default relevance, and a query naming a profile other than
-	// "default" or "unranked" gets Vespa's "Requested rank profile … is
-	// undefined" error.
+	// ranking or ranking.profile; "default" and "unranked" exist implicitly.
+	// A query naming a profile the schema lacks gets Vespa's "Requested rank
+	// profile … is undefined" error. nil means profiles are not modelled: any
+	// name is accepted and ranks by the emulator's default relevance, as in
+	// lenient mode (a Go schema that predates profiles keeps working); an
+	// empty, non-nil slice declares that there are none. [ParseSchema] never
+	// returns nil.
 	RankProfiles []RankProfile
 }
 

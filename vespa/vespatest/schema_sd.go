@@ -15,9 +15,9 @@ import (
 // document block) is ignored.
 func ParseSchema(sd string) (Schema, error) {
 	text := stripSDComments(sd)
-	var sch Schema
-	var stack []string // block kinds
-	header := 0        // start of the current block header
+	sch := Schema{RankProfiles: []RankProfile{}} // declared: none unless the file has some
+	var stack []string                           // block kinds
+	header := 0                                  // start of the current block header
 	inDocument := false
 	for i := 0; i < len(text); i++ {
 		switch text[i] {

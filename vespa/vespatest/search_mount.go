@@ -20,7 +20,10 @@ func (c corpus) Schemas() []search.Schema {
 			fields[i] = search.Field{Name: f.Name, Type: f.Type, Indexed: f.Indexed, DistanceMetric: f.DistanceMetric,
 				NoSummary: !f.inSummary()}
 		}
-		profiles := make([]search.RankProfile, len(sch.RankProfiles))
+		var profiles []search.RankProfile // nil stays nil: profiles not modelled
+		if sch.RankProfiles != nil {
+			profiles = make([]search.RankProfile, len(sch.RankProfiles))
+		}
 		for i, p := range sch.RankProfiles {
 			profiles[i] = search.RankProfile{Name: p.Name, Inherits: p.Inherits, FirstPhase: p.FirstPhase,
 				SecondPhase: p.SecondPhase, GlobalPhase: p.GlobalPhase, Functions: p.Functions, Inputs: p.Inputs}

@@ -295,6 +295,21 @@ func TestParseSchema(t *testing.T) {
 	}
 }
 
+func TestParseSchema_withoutProfilesDeclaresNone(t *testing.T) {
+	sch, err := vespatest.ParseSchema(`schema doc { document doc { field a type string { indexing: summary } } }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sch.RankProfiles == nil || len(sch.RankProfiles) != 0 {
+		t.Errorf("RankProfiles = %#v, want empty and non-nil (profiles modelled, none declared)", sch.RankProfiles)
+	}
+	s := vespatest.NewTestServer(t, vespatest.WithSchema(sch))
+	st, body := do(t, s.Client(), http.MethodGet, s.URL()+"/search/?yql=select+*+from+doc+where+true&ranking=bm25", "")
+	if st != http.StatusBadRequest || !strings.Contains(body, "Requested rank profile 'bm25' is undefined for document type 'doc'") {
+		t.Errorf("%d %s", st, body)
+	}
+}
+
 func TestParseSchema_rankProfilesAndIndexing(t *testing.T) {
 	sch, err := vespatest.ParseSchema(`schema music {
     document music {

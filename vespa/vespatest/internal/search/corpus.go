@@ -27,7 +27,8 @@ type Schema struct {
 	// Fields are the document fields.
 	Fields []Field
 	// RankProfiles are the rank profiles a query may name; "default" and "unranked" exist
-	// implicitly.
+	// implicitly. nil means profiles are not modelled for this type: any name is accepted and
+	// ranks by the default relevance.
 	RankProfiles []RankProfile
 }
 

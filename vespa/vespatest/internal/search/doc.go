@@ -59,8 +59,9 @@
 // searched type declares is Vespa's error: 400, code 4, "Requested rank profile 'x' is undefined
 // for document type 'music'" (types, comma-separated, when several lack it). As in Vespa, when
 // several types are searched without sources or restrict and only some declare it, the others
-// rank by their default profile. In lenient mode (no schemas) any name is accepted and ranks by
-// the default relevance.
+// rank by their default profile. In lenient mode (no schemas), and for a schema whose
+// RankProfiles is nil (profiles not modelled), any name is accepted and ranks by the default
+// relevance.
 //
 // A profile's first-phase expression is evaluated per hit over this subset of Vespa's rank
 // expressions: numbers; + - * / with the usual precedence; unary minus; parentheses; the features

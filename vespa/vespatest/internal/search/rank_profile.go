@@ -63,15 +63,20 @@ func planRanking(p params, schemas schemaSet, types map[string]bool) (*rankPlan,
 	}
 	slices.Sort(searched)
 	implicit := name == profileDefault || name == profileUnranked
-	anywhere := implicit
+	// has reports whether type t has the profile; a type whose profiles are not modelled has
+	// every profile (ranked by the default relevance).
+	has := func(t string) bool {
+		ps, modelled := schemas.profiles[t]
+		_, ok := ps[name]
+		return implicit || ok || !modelled
+	}
+	anywhere := false
 	for t := range schemas.types {
-		if _, ok := schemas.profiles[t][name]; ok {
-			anywhere = true
-		}
+		anywhere = anywhere || has(t)
 	}
 	var invalid []string
 	for _, t := range searched {
-		if _, ok := schemas.profiles[t][name]; !ok && !implicit {
+		if !has(t) {
 			invalid = append(invalid, t)
 		}
 	}
@@ -93,7 +98,7 @@ func planRanking(p params, schemas schemaSet, types map[string]bool) (*rankPlan,
 	for _, t := range searched {
 		use := name
 		if _, ok := schemas.profiles[t][name]; !ok && !implicit {
-			use = profileDefault
+			use = profileDefault // lacking it (or not modelled): the default profile
 		}
 		r, err := schemas.resolveProfile(t, use, 0)
 		if err != nil {

@@ -35,7 +35,8 @@ var songSchema = Schema{Name: "music",
 }
 
 func songCorpus() *memCorpus {
-	return &memCorpus{schemas: []Schema{songSchema, {Name: "book", Fields: []Field{{Name: "title", Type: "string", Indexed: true}}}},
+	book := Schema{Name: "book", Fields: []Field{{Name: "title", Type: "string", Indexed: true}}, RankProfiles: []RankProfile{}}
+	return &memCorpus{schemas: []Schema{songSchema, book},
 		docs: []Document{
 			doc("id:ns:music::a", `{"title":"dreams of dreams","popularity":50,"embedding":[1,0]}`),
 			doc("id:ns:music::b", `{"title":"a head full of dreams and more words here","popularity":10,"embedding":[0,1]}`),
@@ -160,6 +161,11 @@ func TestRanking_undefinedAndUnsupportedProfiles(t *testing.T) {
 	r := get(t, songCorpus(), "yql", `select * from sources * where title contains "dreams"`, "ranking", "bm25")
 	if got := hitRelevance(t, r); r.status != 200 || len(got) != 3 || got["id:ns:book::x"] == 0 {
 		t.Errorf("profile in one of two types: %d %s", r.status, r.body)
+	}
+	// A schema whose profiles are not modelled (nil) accepts any name.
+	unmodelled := &memCorpus{schemas: []Schema{{Name: "music", Fields: songSchema.Fields}}, docs: songCorpus().docs[:3]}
+	if r := get(t, unmodelled, "yql", `select * from music where title contains "dreams"`, "ranking", "bm25"); r.status != 200 || len(r.Root.Children) != 2 {
+		t.Errorf("profiles not modelled: %d %s", r.status, r.body)
 	}
 	// Lenient mode has no profiles to check.
 	lenient := &memCorpus{docs: songCorpus().docs}

@@ -13,11 +13,13 @@ func newSchemaSet(ss []Schema) schemaSet {
 	out := schemaSet{types: map[string]map[string]Field{}, order: map[string][]string{},
 		profiles: map[string]map[string]RankProfile{}}
 	for _, s := range ss {
-		ps := map[string]RankProfile{}
-		for _, p := range s.RankProfiles {
-			ps[p.Name] = p
+		if s.RankProfiles != nil { // nil: not modelled, no entry
+			ps := map[string]RankProfile{}
+			for _, p := range s.RankProfiles {
+				ps[p.Name] = p
+			}
+			out.profiles[s.Name] = ps
 		}
-		out.profiles[s.Name] = ps
 		m := map[string]Field{}
 		for _, f := range s.Fields {
 			m[f.Name] = f
