@@ -273,7 +273,7 @@ func TestClient_Signing(t *testing.T) {
 
 func TestClient_RetriesInjected5xx(t *testing.T) {
 	key := newKey(t)
-	srv, c := newCloud(t, key)
+	srv, _ := newCloud(t, key)
 	// Retries without waits, over a real connection; the waits themselves are
 	// tested under synctest (TestClient_RetryWaitsUnderSynctest).
 	c, err := cloud.NewClient(testApp, cloud.WithEndpoint(srv.URL()), cloud.WithAPIKey(key),

@@ -35,12 +35,12 @@ func (f *fakeConfigServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer f.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	switch {
-	case r.Method == "POST" && r.URL.Path == "/application/v2/tenant/default/prepareandactivate":
+	case r.Method == http.MethodPost && r.URL.Path == "/application/v2/tenant/default/prepareandactivate":
 		body, _ := io.ReadAll(r.Body)
 		f.zips = append(f.zips, body)
 		f.queries = append(f.queries, r.URL.RawQuery)
 		if r.Header.Get("Content-Type") != "application/zip" {
-			w.WriteHeader(400)
+			w.WriteHeader(http.StatusBadRequest)
 			io.WriteString(w, `{"error-code":"BAD_REQUEST","message":"want application/zip"}`)
 			return
 		}
@@ -59,10 +59,13 @@ func (f *fakeConfigServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if f.polls > f.convergeAfter {
 			gen = 3
 		}
-		json.NewEncoder(w).Encode(map[string]any{
+		err := json.NewEncoder(w).Encode(map[string]any{
 			"services":          []any{map[string]any{"clusterName": "default", "host": "vespa", "port": 8080, "type": "container", "currentGeneration": gen}},
 			"currentGeneration": gen, "wantedGeneration": 3, "converged": gen == 3,
 		})
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+		}
 	case r.URL.Path == "/state/v1/health":
 		f.health++
 		code := "initializing"
@@ -71,7 +74,7 @@ func (f *fakeConfigServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		io.WriteString(w, `{"time":1,"status":{"code":"`+code+`"}}`)
 	default:
-		w.WriteHeader(404)
+		w.WriteHeader(http.StatusNotFound)
 		io.WriteString(w, `{"error-code":"NOT_FOUND","message":"no"}`)
 	}
 }

@@ -125,25 +125,43 @@ func (kp *KeyPair) Save(dir string, overwrite bool) (certFile, keyFile string, e
 	return certFile, keyFile, nil
 }
 
-// writeFileAtomic writes data to a temporary file in name's directory and
-// renames it over name.
-func writeFileAtomic(name string, data []byte, perm fs.FileMode) error {
+// writeFileAtomic writes data to a temporary file in name's directory, with
+// mode perm from the start (a private key is never readable by others, even
+// for a moment), syncs and closes it, and renames it over name. A failed
+// write, sync or close is an error (the file may be incomplete), and the
+// temporary file is then removed; a failure to remove it is reported too.
+func writeFileAtomic(name string, data []byte, perm fs.FileMode) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(name), ".tmp-"+filepath.Base(name)+"-*")
 	if err != nil {
 		return fmt.Errorf("cloud: %w", err)
 	}
 	tmp := f.Name()
-	defer os.Remove(tmp) // a no-op after the rename
+	closed := false
+	defer func() {
+		if err == nil {
+			return
+		}
+		if !closed {
+			if cerr := f.Close(); cerr != nil {
+				err = errors.Join(err, fmt.Errorf("cloud: %w", cerr))
+			}
+		}
+		if rerr := os.Remove(tmp); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			err = errors.Join(err, fmt.Errorf("cloud: removing the temporary file: %w", rerr))
+		}
+	}()
 	if err := f.Chmod(perm); err != nil {
-		f.Close()
 		return fmt.Errorf("cloud: %w", err)
 	}
 	if _, err := f.Write(data); err != nil {
-		f.Close()
 		return fmt.Errorf("cloud: %w", err)
 	}
-	if err := f.Close(); err != nil {
+	if err := f.Sync(); err != nil {
 		return fmt.Errorf("cloud: %w", err)
+	}
+	closed = true
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("cloud: writing %s: %w", name, err)
 	}
 	if err := os.Rename(tmp, name); err != nil {
 		return fmt.Errorf("cloud: %w", err)

@@ -224,7 +224,7 @@ func TestFixtures_Deploy(t *testing.T) {
 				t.Fatal(err)
 			}
 			s, err := cs.Deploy(t.Context(), testPackage(t), ConfigDeployParams{})
-			if got.Method != "POST" || got.URL.Path != "/application/v2/tenant/default/prepareandactivate" || got.Header.Get("Content-Type") != "application/zip" {
+			if got.Method != http.MethodPost || got.URL.Path != "/application/v2/tenant/default/prepareandactivate" || got.Header.Get("Content-Type") != "application/zip" {
 				t.Errorf("sent %s %s %s", got.Method, got.URL.Path, got.Header.Get("Content-Type"))
 			}
 			if c.wantErr == nil {

@@ -85,7 +85,7 @@ func TestSigner_MessageAndHeaders(t *testing.T) {
 	if err != nil || hash != EmptyContentHash || n != 0 {
 		t.Fatalf("empty body hash %q %d %v", hash, n, err)
 	}
-	req, _ := http.NewRequest("GET", "https://api-ctl.vespa-cloud.com:4443/application/v4/tenant/t/application/a/instance/i/job/dev-aws-us-east-1c/run/42?after=-1", nil)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "https://api-ctl.vespa-cloud.com:4443/application/v4/tenant/t/application/a/instance/i/job/dev-aws-us-east-1c/run/42?after=-1", nil)
 	if err := s.sign(req, hash); err != nil {
 		t.Fatal(err)
 	}

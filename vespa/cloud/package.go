@@ -99,7 +99,7 @@ func (p *Package) check() error {
 
 // Has reports whether the package holds the regular file name (a slash-separated
 // path relative to the package root).
-func (p *Package) Has(name string) (bool, error) {
+func (p *Package) Has(name string) (_ bool, err error) {
 	if _, ok := p.extra[name]; ok {
 		return true, nil
 	}
@@ -107,7 +107,7 @@ func (p *Package) Has(name string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	defer closeFS()
+	defer closeSource(&err, p.name, closeFS)
 	st, err := fs.Stat(fsys, name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -159,10 +159,13 @@ func WriteClientCertificate(dir string, certPEM []byte) error {
 		return err
 	}
 	sec := filepath.Join(dir, "security")
-	if err := os.MkdirAll(sec, 0o755); err != nil {
+	// The package is the user's source tree and the certificate is public:
+	// both stay readable like the rest of the tree, for git, Docker builds and
+	// Vespa's CLI. The private key is never written here (see [KeyPair.Save]).
+	if err := os.MkdirAll(sec, 0o755); err != nil { //nolint:gosec // G301: a source-tree directory holding a public certificate
 		return fmt.Errorf("cloud: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(sec, "clients.pem"), certPEM, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(sec, "clients.pem"), certPEM, 0o644); err != nil { //nolint:gosec // G306: a public certificate, read by other tools
 		return fmt.Errorf("cloud: %w", err)
 	}
 	return nil
@@ -197,12 +200,12 @@ func checkCertificates(b []byte) error {
 
 // Files returns the slash-separated paths of the files the zip holds, in
 // the order it holds them.
-func (p *Package) Files() ([]string, error) {
+func (p *Package) Files() (_ []string, err error) {
 	fsys, closeFS, err := p.open()
 	if err != nil {
 		return nil, err
 	}
-	defer closeFS()
+	defer closeSource(&err, p.name, closeFS)
 	return p.files(fsys)
 }
 
@@ -248,12 +251,12 @@ func (p *Package) files(fsys fs.FS) ([]string, error) {
 // every one deflated, dated 1980-01-01 and with mode 0644, so that the same
 // files always give the same bytes. It streams: no file is held in memory
 // whole.
-func (p *Package) WriteZip(w io.Writer) error {
+func (p *Package) WriteZip(w io.Writer) (err error) {
 	fsys, closeFS, err := p.open()
 	if err != nil {
 		return err
 	}
-	defer closeFS()
+	defer closeSource(&err, p.name, closeFS)
 	names, err := p.files(fsys)
 	if err != nil {
 		return err
@@ -281,14 +284,25 @@ func (p *Package) WriteZip(w io.Writer) error {
 	return nil
 }
 
-func copyFile(w io.Writer, fsys fs.FS, name string) error {
+// copyFile copies the file name of fsys to w.
+func copyFile(w io.Writer, fsys fs.FS, name string) (err error) {
 	f, err := fsys.Open(name)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer closeSource(&err, name, f.Close)
 	_, err = io.Copy(w, f)
 	return err
+}
+
+// closeSource closes something the package only read (a zip file, a file of
+// the tree) and sets *errp to the failure, unless an earlier error is there:
+// what was read was read whole, so a failed close only matters when
+// nothing else went wrong.
+func closeSource(errp *error, name string, closeFn func() error) {
+	if err := closeFn(); err != nil && *errp == nil {
+		*errp = fmt.Errorf("cloud: closing %s: %w", name, err)
+	}
 }
 
 // Reader returns the zipped package as a stream, written by a goroutine
@@ -311,10 +325,18 @@ type pipeReader struct {
 
 func (r *pipeReader) Read(b []byte) (int, error) { return r.pr.Read(b) }
 
+// Close stops the writer (its next write fails with io.ErrClosedPipe) and
+// waits for it to end.
 func (r *pipeReader) Close() error {
-	err := r.pr.Close()
+	r.stop(nil)
+	return nil
+}
+
+// stop makes the writer's next write fail with err (io.ErrClosedPipe when
+// nil) and waits for it to end. It may be called more than once.
+func (r *pipeReader) stop(err error) {
+	r.pr.CloseWithError(err)
 	<-r.done
-	return err
 }
 
 // skippedDirs are directories of version-control systems, IDEs and Vespa's

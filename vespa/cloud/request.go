@@ -28,6 +28,10 @@ type transport struct {
 	logger    *slog.Logger
 }
 
+// errAttemptEnded is what the writer of a streamed body sees when the attempt
+// it writes for has ended (sent, failed or cancelled) before it was done.
+var errAttemptEnded = errors.New("cloud: request attempt ended")
+
 // call is one logical control-plane call.
 type call struct {
 	op          string // for errors, such as "deploy"
@@ -106,7 +110,7 @@ func (t *transport) attempt(ctx context.Context, c call) (*reply, error) {
 	}
 	if pipe != nil {
 		// However the attempt ends, stop the writer and wait for it.
-		defer pipe.Close()
+		defer pipe.stop(errAttemptEnded)
 	}
 	req, err := http.NewRequestWithContext(ctx, c.method, c.url.String(), body)
 	if err != nil {
