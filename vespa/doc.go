@@ -1,22 +1,48 @@
-// Package vespa is the core of govespa: a [Client] for one Vespa endpoint and
-// the synchronous document operations of Vespa's /document/v1 API.
+// Package vespa is the core of govespa: a [Client] for one Vespa endpoint, the
+// synchronous document operations of Vespa's /document/v1 API, and visiting.
 //
 // The simplest use is a client and one call:
 //
 //	c, err := vespa.NewClient("http://localhost:8080")
 //	if err != nil { ... }
 //	defer c.Close()
-//	id, _ := vespa.ParseDocumentID("id:mynamespace:music::a-head-full-of-dreams")
+//	id := vespa.MustParseDocumentID("id:mynamespace:music::a-head-full-of-dreams")
 //	_, err = c.Put(ctx, id, map[string]any{"title": "A Head Full of Dreams"}, vespa.OperationOptions{})
+//
+// [Client.Get] (or [GetInto], which decodes the fields into a struct),
+// [Client.Update] (with an [Update] from [NewUpdate]) and [Client.Remove]
+// work the same way. [ParseDocumentID] reads an ID and says what is wrong
+// with a bad one.
+//
+// # Options
 //
 // For credentials, TLS and transport tuning, pass options to [NewClient]:
 // [WithToken] for Vespa Cloud data-plane tokens, [WithCertificateFiles] or
 // [WithCertificate] for mutual TLS, [WithCAFile] for a private CA,
-// [WithConnections] and [WithHTTPVersion] for the connection pool.
+// [WithTimeout] for Vespa's default operation timeout, [WithLogger] for
+// debug logs, [WithConnections] and [WithHTTPVersion] for the connection
+// pool.
 //
 // Per-operation parameters (test-and-set condition, create, route, timeout,
 // trace level, field set, cluster, dry run) are the plain struct
 // [OperationOptions], whose zero value means Vespa's defaults.
+//
+// # Visiting
+//
+// [Client.Visit] reads every document a [VisitRequest] selects (a document
+// type, a selection expression, a field set) as a range-over-func sequence,
+// fetching several slices in parallel:
+//
+//	for doc, err := range c.Visit(ctx, vespa.VisitRequest{Namespace: "mynamespace", DocType: "music"}) {
+//		if err != nil { ... }
+//		fmt.Println(doc.ID, string(doc.Fields))
+//	}
+//
+// To stop and resume a long visit, use a [Visitor] ([Client.Visitor]) and
+// save its [Visitor.ResumeToken]; a later VisitRequest.ResumeToken carries on
+// where it stopped, without repeating or losing a document.
+// [Client.RemoveWhere] and [Client.UpdateWhere] remove or update every
+// document a [SelectionRequest] selects, on the server side.
 //
 // # Errors
 //
@@ -24,15 +50,23 @@
 // carries the HTTP status, Vespa's message, the operation, the document ID and
 // the request path. errors.Is matches it against sentinels such as
 // [ErrNotFound] (404), [ErrConditionNotMet] (412) and [ErrTooManyRequests]
-// (429). Transport failures are *Error values with Status 0 that unwrap to
-// their cause, so errors.Is(err, context.DeadlineExceeded) keeps working.
+// (429); errors.AsType[*vespa.Error] reads its fields. Transport failures are
+// *Error values with Status 0 that unwrap to their cause, so
+// errors.Is(err, context.DeadlineExceeded) keeps working.
 //
 // # Retries
 //
 // Every synchronous request runs under the client's retry policy
 // ([retries.SyncRequest] unless replaced with [WithRetryPolicy]). The HTTP
-// layer itself never retries. [Client.SendOnce] sends exactly one request and
-// is the building block of the asynchronous feeder (package feed).
+// layer itself never retries.
+//
+// # Lower level
+//
+// [Client.SendOnce] sends exactly one request, with no retries, and returns
+// any HTTP answer as a [Result]; it is the building block of the
+// asynchronous feeder (package feed). [Client.HTTPClient] and
+// [Client.NewHTTPClient] give the client's transport (TLS, credentials,
+// headers) to other packages, such as query and feed, which take a Client.
 //
 // # Concurrency
 //

@@ -5,77 +5,24 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"strings"
-	"sync"
 
 	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/vespatest"
 )
 
-// newExampleVespa starts a tiny in-memory stand-in for a Vespa container:
-// puts, gets, removes and field assigns on /document/v1, and a health page.
-// The examples use it instead of the emulator (package vespatest) so that
-// they depend on nothing but this package.
-func newExampleVespa() *httptest.Server {
-	var mu sync.Mutex
-	docs := map[string]json.RawMessage{}
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-		if r.URL.Path == "/state/v1/health" {
-			fmt.Fprint(w, `{"status":{"code":"up"}}`)
-			return
-		}
-		// /document/v1/<ns>/<type>/docid/<id>
-		parts := strings.SplitN(strings.TrimPrefix(r.URL.Path, "/document/v1/"), "/", 4)
-		if len(parts) != 4 || parts[2] != "docid" {
-			w.WriteHeader(http.StatusBadRequest)
-			fmt.Fprintf(w, `{"pathId":%q,"message":"unsupported path"}`, r.URL.EscapedPath())
-			return
-		}
-		id := "id:" + parts[0] + ":" + parts[1] + "::" + parts[3]
-		var body struct{ Fields map[string]json.RawMessage }
-		b, _ := io.ReadAll(r.Body)
-		_ = json.Unmarshal(b, &body)
-		mu.Lock()
-		defer mu.Unlock()
-		switch r.Method {
-		case http.MethodPost:
-			docs[id], _ = json.Marshal(body.Fields)
-		case http.MethodPut:
-			var fields map[string]any
-			_ = json.Unmarshal(docs[id], &fields)
-			if fields == nil {
-				fields = map[string]any{}
-			}
-			for k, v := range body.Fields {
-				var op struct{ Assign any }
-				_ = json.Unmarshal(v, &op)
-				fields[k] = op.Assign
-			}
-			docs[id], _ = json.Marshal(fields)
-		case http.MethodDelete:
-			delete(docs, id)
-		case http.MethodGet:
-			d, ok := docs[id]
-			if !ok {
-				w.WriteHeader(http.StatusNotFound)
-				fmt.Fprintf(w, `{"pathId":%q,"id":%q}`, r.URL.EscapedPath(), id)
-				return
-			}
-			fmt.Fprintf(w, `{"pathId":%q,"id":%q,"fields":%s}`, r.URL.EscapedPath(), id, d)
-			return
-		}
-		fmt.Fprintf(w, `{"pathId":%q,"id":%q}`, r.URL.EscapedPath(), id)
-	}))
+// newExampleVespa starts the emulator (package vespatest) in lenient mode:
+// with no schema, every document type and field is accepted and stored as
+// given. Each example starts its own, so that each one runs alone; against a
+// real Vespa, give NewClient its endpoint instead.
+func newExampleVespa() *vespatest.Server {
+	return vespatest.NewServer()
 }
 
 func ExampleClient_Put() {
 	srv := newExampleVespa()
 	defer srv.Close()
 
-	c, err := vespa.NewClient(srv.URL)
+	c, err := vespa.NewClient(srv.URL())
 	if err != nil {
 		panic(err)
 	}
@@ -96,7 +43,7 @@ func ExampleClient_Put() {
 func ExampleGetInto() {
 	srv := newExampleVespa()
 	defer srv.Close()
-	c, _ := vespa.NewClient(srv.URL)
+	c, _ := vespa.NewClient(srv.URL())
 	defer c.Close()
 	ctx := context.Background()
 
@@ -119,13 +66,12 @@ func ExampleGetInto() {
 func ExampleClient_Get_notFound() {
 	srv := newExampleVespa()
 	defer srv.Close()
-	c, _ := vespa.NewClient(srv.URL)
+	c, _ := vespa.NewClient(srv.URL())
 	defer c.Close()
 
 	_, err := c.Get(context.Background(), vespa.MustParseDocumentID("id:mynamespace:music::missing"), vespa.OperationOptions{})
 	fmt.Println(errors.Is(err, vespa.ErrNotFound))
-	var ve *vespa.Error
-	if errors.As(err, &ve) {
+	if ve, ok := errors.AsType[*vespa.Error](err); ok {
 		fmt.Println(ve.StatusCode(), ve.Op, ve.ID)
 	}
 	// Output:
@@ -133,10 +79,47 @@ func ExampleClient_Get_notFound() {
 	// 404 get id:mynamespace:music::missing
 }
 
+// A status other than 2xx comes back as an *Error: errors.Is matches it
+// against the sentinel of its status (ErrNotFound, ErrConditionNotMet,
+// ErrTooManyRequests, ...), and errors.AsType reads its details. Both see
+// through any wrapping the caller adds.
+func ExampleError() {
+	srv := newExampleVespa()
+	defer srv.Close()
+	c, err := vespa.NewClient(srv.URL())
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+
+	id := vespa.MustParseDocumentID("id:mynamespace:music::yellow")
+	if _, err := c.Put(ctx, id, map[string]any{"title": "Yellow", "year": 2000}, vespa.OperationOptions{}); err != nil {
+		panic(err)
+	}
+	// A test-and-set condition that does not hold: 412, and nothing written.
+	_, err = c.Put(ctx, id, map[string]any{"title": "Yellow", "year": 2001}, vespa.OperationOptions{
+		Condition: "music.year == 1999",
+	})
+	err = fmt.Errorf("saving %s: %w", id, err) // wrapping keeps the error's identity
+	fmt.Println(errors.Is(err, vespa.ErrConditionNotMet), errors.Is(err, vespa.ErrNotFound))
+	if ve, ok := errors.AsType[*vespa.Error](err); ok {
+		fmt.Println(ve.StatusCode(), ve.Op, ve.ID)
+	}
+
+	// A missing document is ErrNotFound.
+	_, err = c.Get(ctx, vespa.MustParseDocumentID("id:mynamespace:music::missing"), vespa.OperationOptions{})
+	fmt.Println(errors.Is(err, vespa.ErrNotFound))
+	// Output:
+	// true false
+	// 412 put id:mynamespace:music::yellow
+	// true
+}
+
 func ExampleClient_Update() {
 	srv := newExampleVespa()
 	defer srv.Close()
-	c, _ := vespa.NewClient(srv.URL)
+	c, _ := vespa.NewClient(srv.URL())
 	defer c.Close()
 	ctx := context.Background()
 
@@ -185,7 +168,7 @@ func ExampleParseDocumentID() {
 func ExampleClient_Health() {
 	srv := newExampleVespa()
 	defer srv.Close()
-	c, _ := vespa.NewClient(srv.URL)
+	c, _ := vespa.NewClient(srv.URL())
 	defer c.Close()
 
 	fmt.Println(c.Health(context.Background()))

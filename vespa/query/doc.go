@@ -12,6 +12,11 @@
 //	res, err := qc.Search(ctx, &query.Request{YQL: yql, Hits: 10})
 //	songs, err := query.DecodeHits[Song](res)
 //
+// The query client shares the core client's endpoint, credentials, TLS and
+// logger. To change what is its own, pass options to [New]: [WithPath] for a
+// search handler other than /search/, [WithRetryPolicy] to replace
+// [retries.Query], [WithHTTPClient] for a connection pool of its own.
+//
 // # YQL
 //
 // [Select] starts a [Builder]; conditions ([Contains], [And], [Range],
@@ -40,7 +45,8 @@
 // errors.Is matches it with the core sentinels ([vespa.ErrBadRequest] for
 // 400, [vespa.ErrUnavailable] for 503, [vespa.ErrTimeout] for 504, ...) and
 // with [ErrServerError], [ErrUnauthorized], [ErrForbidden],
-// [ErrPartialResult] and [ErrMalformedResponse]; [CodeOf] reads the code.
+// [ErrPartialResult] and [ErrMalformedResponse]; [CodeOf] reads the code,
+// and errors.AsType[*query.Error] the whole error.
 //
 // # Many queries
 //

@@ -104,7 +104,13 @@ func ExampleClient_Search_errors() {
 	_, err := qc.Search(context.Background(), &query.Request{YQL: "select * from music where"})
 	code, _ := query.CodeOf(err)
 	fmt.Println(errors.Is(err, vespa.ErrBadRequest), code)
-	// Output: true illegal query
+	// errors.AsType reads the status and Vespa's error entries.
+	if qe, ok := errors.AsType[*query.Error](err); ok {
+		fmt.Println(qe.StatusCode(), len(qe.Errors), qe.Has(query.CodeIllegalQuery))
+	}
+	// Output:
+	// true illegal query
+	// 400 1 true
 }
 
 func ExampleClient_SearchBatch() {

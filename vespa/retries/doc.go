@@ -1,5 +1,11 @@
 // Package retries defines every retry policy of govespa, once, as a value.
 //
+// The simplest use is a named policy and one call:
+//
+//	err := retries.ControlPlane.Do(ctx, func(ctx context.Context) error {
+//		return deploy(ctx) // retried on any error but a final 4xx
+//	})
+//
 // Each kind of call the SDK makes has its own dedicated [Policy]; call sites
 // use it through [Policy.Do] or [Run], and users can read the defaults or adapt
 // a copy ([Policy.WithMaxAttempts], [Policy.WithWait], [Policy.WithRetryIf],
