@@ -153,7 +153,7 @@ func (l *failureLog) add(_ context.Context, o feed.Outcome) {
 	}
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
@@ -179,7 +179,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return exitBadUsage
 		}
-		defer journal.Close()
+		// Runs when run returns, after the feeder's Close. A journal that
+		// failed to record fails the run, as its next run would feed again
+		// what Vespa already has.
+		defer func() {
+			if err := journal.Close(); err != nil {
+				fmt.Fprintln(stderr, "feed:", err)
+				if code == exitOK {
+					code = exitFailed
+				}
+			}
+		}()
 	}
 
 	// Open every input first: an unreadable one is bad usage, before anything is fed.
@@ -196,7 +206,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "feed:", err)
 			return exitBadUsage
 		}
-		defer fh.Close()
+		defer func() { _ = fh.Close() }() // read-only: closing it loses nothing
 		inputs[i] = fh
 		if st, err := fh.Stat(); err == nil && st.Mode().IsRegular() && total >= 0 {
 			total += st.Size()

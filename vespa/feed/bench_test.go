@@ -88,7 +88,7 @@ func floorFeed(b *testing.B, base string, n int, fields []byte) {
 					return
 				}
 				url := fmt.Sprintf("%s/document/v1/ns/music/docid/d%d", base, i)
-				req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+				req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, bytes.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
 				resp, err := hc.Do(req)
 				if err != nil {
@@ -97,7 +97,7 @@ func floorFeed(b *testing.B, base string, n int, fields []byte) {
 				}
 				io.Copy(io.Discard, resp.Body)
 				resp.Body.Close()
-				if resp.StatusCode != 200 {
+				if resp.StatusCode != http.StatusOK {
 					b.Errorf("status %d", resp.StatusCode)
 					return
 				}

@@ -46,8 +46,7 @@ type Feeder struct {
 
 	slots chan struct{} // one token per accepted, unfinished operation
 
-	abortCtx context.Context // cancelled when Close gives up or the breaker opens
-	abort    context.CancelCauseFunc
+	aborted abortSignal // fired when Close gives up or the breaker opens
 
 	mu      sync.Mutex
 	ready   []*pending                    // operations whose document is free, FIFO
@@ -87,8 +86,8 @@ func New(client *vespa.Client, cfg Config) (*Feeder, error) {
 		slots:   make(chan struct{}, cfg.MaxPending),
 		byID:    map[vespa.DocumentID]*pending{},
 		active:  map[*workerState]struct{}{},
+		aborted: abortSignal{done: make(chan struct{})},
 	}
-	f.abortCtx, f.abort = context.WithCancelCause(context.Background())
 	for range cfg.Connections {
 		hc := client.NewHTTPClient()
 		c := &conn{}
@@ -174,7 +173,9 @@ func (f *Feeder) Enqueue(ctx context.Context, op Operation) error {
 	} else {
 		f.byID[p.op.ID] = p
 		f.ready = append(f.ready, p)
-		f.spawnLocked()
+		// Workers outlive this call and serve every caller's operations,
+		// each under the context it was enqueued with (pending.ctx).
+		f.spawnLocked() //nolint:contextcheck // a worker runs each operation under its own enqueue context, p.ctx
 	}
 	f.mu.Unlock()
 	return nil
@@ -187,8 +188,8 @@ func (f *Feeder) acquireSlow(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 		return context.Cause(ctx)
-	case <-f.abortCtx.Done():
-		return context.Cause(f.abortCtx)
+	case <-f.aborted.done:
+		return f.aborted.err()
 	}
 }
 
@@ -312,22 +313,29 @@ func (f *Feeder) Flush(ctx context.Context) error {
 
 // waitDrained waits until no accepted operation is unfinished.
 func (f *Feeder) waitDrained(ctx context.Context) error {
-	f.mu.Lock()
-	if f.count == 0 {
-		f.mu.Unlock()
-		return nil
-	}
-	if f.drained == nil {
-		f.drained = make(chan struct{})
-	}
-	ch := f.drained
-	f.mu.Unlock()
 	select {
-	case <-ch:
+	case <-f.drainedChan():
 		return nil
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	}
+}
+
+// closedChan is a closed channel.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// drainedChan returns a channel closed once no accepted operation is
+// unfinished.
+func (f *Feeder) drainedChan() <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.count == 0 {
+		return closedChan
+	}
+	if f.drained == nil {
+		f.drained = make(chan struct{})
+	}
+	return f.drained
 }
 
 func (f *Feeder) flushJournal() error {
@@ -356,7 +364,7 @@ func (f *Feeder) Close(ctx context.Context) error {
 	if err != nil {
 		f.stop(fmt.Errorf("%w before its operations finished: %w", ErrClosed, err))
 		// Every unfinished operation now ends at once, cancelled.
-		_ = f.waitDrained(context.Background())
+		<-f.drainedChan()
 	}
 	f.wg.Wait()
 	f.stop(ErrClosed)
@@ -439,7 +447,7 @@ func (w *workerState) setCancel(c context.CancelFunc) {
 // once, the others as workers reach them. (One registry of workers instead of
 // a context.AfterFunc per operation keeps the hot path off a shared lock.)
 func (f *Feeder) stop(cause error) {
-	f.abort(cause)
+	f.aborted.fire(cause)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for w := range f.active {
@@ -448,5 +456,32 @@ func (f *Feeder) stop(cause error) {
 			w.cancel()
 		}
 		w.mu.Unlock()
+	}
+}
+
+// abortSignal is fired, once, when the feeder gives up on its unfinished
+// operations: Close's context ended or the circuit breaker opened. (It is
+// the feeder's own lifetime, not a request's, hence no context.Context.)
+type abortSignal struct {
+	once  sync.Once
+	done  chan struct{} // closed when fired
+	cause error         // set before done is closed
+}
+
+// fire records cause, if nothing was fired before, and closes done.
+func (a *abortSignal) fire(cause error) {
+	a.once.Do(func() {
+		a.cause = cause
+		close(a.done)
+	})
+}
+
+// err returns the cause once fired, else nil.
+func (a *abortSignal) err() error {
+	select {
+	case <-a.done:
+		return a.cause
+	default:
+		return nil
 	}
 }

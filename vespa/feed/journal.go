@@ -37,27 +37,34 @@ type Journal struct {
 	w       *bufio.Writer
 	acked   map[string][]int64 // sorted offsets per source, from earlier runs
 	pending int
-	err     error // the first write error
+	line    []byte // the record being written, reused
+	err     error  // the first write error
 }
 
 // OpenJournal opens (or creates) the journal file at path and loads what it
 // holds. A torn last line, left by a crash mid-write, is ignored.
 func OpenJournal(path string) (*Journal, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("feed: journal: %w", err)
 	}
 	j := &Journal{f: f, acked: map[string][]int64{}}
 	if err := j.load(); err != nil {
-		f.Close()
-		return nil, err
+		return nil, errors.Join(err, closeErr(f))
 	}
 	if _, err := f.Seek(0, io.SeekEnd); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("feed: journal: %w", err)
+		return nil, errors.Join(fmt.Errorf("feed: journal: %w", err), closeErr(f))
 	}
 	j.w = bufio.NewWriterSize(f, 64<<10)
 	return j, nil
+}
+
+// closeErr closes f and wraps its error, if any.
+func closeErr(f *os.File) error {
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("feed: journal: %w", err)
+	}
+	return nil
 }
 
 // load reads the records of earlier runs.
@@ -111,19 +118,24 @@ func (j *Journal) lastAcked(source string) (int64, bool) {
 	return offs[len(offs)-1], true
 }
 
-// record appends an acknowledged operation.
+// record appends an acknowledged operation. A write error is kept: the
+// journal records nothing more, and [Journal.Flush], [Journal.Close],
+// [Journal.Err] and the feeder's Flush and Close return it.
 func (j *Journal) record(source string, offset int64) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.w == nil || j.err != nil {
 		return
 	}
-	var buf [32]byte
-	b := strconv.AppendInt(buf[:0], offset, 10)
+	b := strconv.AppendInt(j.line[:0], offset, 10)
 	b = append(b, ' ')
-	j.w.Write(b)
-	j.w.WriteString(strconv.Quote(source))
-	j.w.WriteByte('\n')
+	b = strconv.AppendQuote(b, source)
+	b = append(b, '\n')
+	j.line = b
+	if _, err := j.w.Write(b); err != nil {
+		j.err = fmt.Errorf("feed: journal: %w", err)
+		return
+	}
 	j.pending++
 	if j.pending >= journalFlushEvery {
 		j.flushLocked()
@@ -132,9 +144,21 @@ func (j *Journal) record(source string, offset int64) {
 
 func (j *Journal) flushLocked() {
 	j.pending = 0
-	if err := j.w.Flush(); err != nil && j.err == nil {
+	if j.err != nil {
+		return
+	}
+	if err := j.w.Flush(); err != nil {
 		j.err = fmt.Errorf("feed: journal: %w", err)
 	}
+}
+
+// Err returns the first error met writing the journal, or nil. After an
+// error the journal records nothing more: a rerun feeds again what it
+// failed to record.
+func (j *Journal) Err() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.err
 }
 
 // Flush writes the buffered records to the file and returns the first write

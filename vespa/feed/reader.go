@@ -144,16 +144,6 @@ func (r *Reader) fill() bool {
 	return false
 }
 
-// advance moves pos forward by n bytes, counting the newlines passed.
-func (r *Reader) advance(n int) {
-	for _, c := range r.buf[r.pos : r.pos+n] {
-		if c == '\n' {
-			r.line++
-		}
-	}
-	r.pos += n
-}
-
 // skipSpace moves past whitespace and reports whether a byte is available.
 func (r *Reader) skipSpace() bool {
 	for {

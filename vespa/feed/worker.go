@@ -25,7 +25,7 @@ func (f *Feeder) run(w *workerState, p *pending) {
 	defer cancel()
 	w.setCancel(cancel)
 	defer w.setCancel(nil)
-	if f.abortCtx.Err() != nil {
+	if f.aborted.err() != nil {
 		cancel() // stop ran before setCancel
 	}
 
@@ -114,8 +114,8 @@ func (f *Feeder) stopped(ctx context.Context) error {
 	if err := f.breaker.err(); err != nil {
 		return err
 	}
-	if f.abortCtx.Err() != nil {
-		return cancelledBy(context.Cause(f.abortCtx))
+	if cause := f.aborted.err(); cause != nil {
+		return cancelledBy(cause)
 	}
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
@@ -128,11 +128,11 @@ func (f *Feeder) explain(parent, ctx context.Context, err error, last *vespa.Res
 	switch {
 	case errors.Is(err, ErrBreakerOpen):
 		return err
-	case f.abortCtx.Err() != nil && parent.Err() == nil:
+	case f.aborted.err() != nil && parent.Err() == nil:
 		if be := f.breaker.err(); be != nil {
 			return be
 		}
-		return cancelledBy(context.Cause(f.abortCtx))
+		return cancelledBy(f.aborted.err())
 	case parent.Err() != nil:
 		return context.Cause(parent)
 	case ctx.Err() != nil:
