@@ -8,9 +8,15 @@ import (
 // ApplicationID names an application instance in Vespa Cloud:
 // tenant, application and instance. A zero Instance means "default".
 type ApplicationID struct {
-	Tenant      string
+	// Tenant is the tenant, as created in the Vespa Cloud console, such as
+	// "scoober". Required.
+	Tenant string
+	// Application is the application's name within the tenant, such as
+	// "albums". Required.
 	Application string
-	Instance    string
+	// Instance is the instance of the application, such as "default" or a
+	// developer's own; "" means "default".
+	Instance string
 }
 
 // ParseApplicationID parses "tenant.application[.instance]"; a missing
@@ -98,8 +104,13 @@ var DefaultDevZone = Zone{Environment: EnvDev, Region: "aws-us-east-1c"}
 
 // Zone is an environment and a region, such as dev.aws-us-east-1c.
 type Zone struct {
+	// Environment is the zone's environment: [EnvDev], [EnvPerf] or
+	// [EnvProd] (Vespa Cloud also has test and staging, which only its
+	// production pipeline deploys to).
 	Environment string
-	Region      string
+	// Region is the cloud region, such as "aws-us-east-1c" or
+	// "gcp-us-central1-f".
+	Region string
 }
 
 // ParseZone parses "environment.region", such as "dev.aws-us-east-1c".

@@ -90,8 +90,14 @@ type LogMessage struct {
 // services to restart, document types to refeed or reindex. Each entry is
 // kept as the config server wrote it.
 type ConfigChangeActions struct {
+	// Restart lists the services that must be restarted for the new config
+	// to take effect; Vespa does not restart them by itself.
 	Restart []json.RawMessage `json:"restart"`
-	Refeed  []json.RawMessage `json:"refeed"`
+	// Refeed lists the document types whose documents must be fed again,
+	// such as after a field changed type incompatibly.
+	Refeed []json.RawMessage `json:"refeed"`
+	// Reindex lists the document types that Vespa reindexes in the
+	// background, such as after an indexing change.
 	Reindex []json.RawMessage `json:"reindex"`
 }
 
@@ -101,8 +107,10 @@ type Session struct {
 	ID int64
 	// Tenant is the tenant, always "default" on a self-hosted config server.
 	Tenant string
-	// Application and Instance name the deployed application.
-	Application, Instance string
+	// Application is the deployed application's name, such as "default".
+	Application string
+	// Instance is the deployed instance's name, such as "default".
+	Instance string
 	// Activated reports whether the session was activated. A false value with
 	// a nil error from Deploy cannot happen: Deploy returns [ErrNotActivated].
 	Activated bool
@@ -183,21 +191,39 @@ func (c *ConfigServer) Deploy(ctx context.Context, pkg *Package, params ConfigDe
 
 // ServiceStatus is one service in a [Convergence].
 type ServiceStatus struct {
-	ClusterName       string `json:"clusterName"`
-	Host              string `json:"host"`
-	Port              int    `json:"port"`
-	Type              string `json:"type"`
-	URL               string `json:"url"`
-	CurrentGeneration int64  `json:"currentGeneration"`
+	// ClusterName is the cluster the service belongs to, such as "default".
+	ClusterName string `json:"clusterName"`
+	// Host is the host name the service runs on, as the config server knows
+	// it (inside Docker, the container's name, not an address the caller
+	// can reach).
+	Host string `json:"host"`
+	// Port is the service's state port: for a container, its HTTP port
+	// (see [ConfigServer.ContainerURLs]).
+	Port int `json:"port"`
+	// Type is the kind of service, such as "container", "searchnode" or
+	// "distributor".
+	Type string `json:"type"`
+	// URL is the config server's URL for this service's convergence,
+	// .../serviceconverge/<host>:<port>.
+	URL string `json:"url"`
+	// CurrentGeneration is the config generation the service runs.
+	CurrentGeneration int64 `json:"currentGeneration"`
 }
 
 // Convergence is the config server's view of whether every service runs the
 // wanted config generation.
 type Convergence struct {
-	Services          []ServiceStatus `json:"services"`
-	CurrentGeneration int64           `json:"currentGeneration"`
-	WantedGeneration  int64           `json:"wantedGeneration"`
-	Converged         bool            `json:"converged"`
+	// Services are the application's services, each with the generation it
+	// runs.
+	Services []ServiceStatus `json:"services"`
+	// CurrentGeneration is the lowest generation any service runs.
+	CurrentGeneration int64 `json:"currentGeneration"`
+	// WantedGeneration is the generation of the active session, which every
+	// service should run.
+	WantedGeneration int64 `json:"wantedGeneration"`
+	// Converged reports that CurrentGeneration has reached
+	// WantedGeneration: every service runs the active config.
+	Converged bool `json:"converged"`
 }
 
 // Convergence returns the current convergence of an application (names as in
@@ -262,9 +288,11 @@ func (c *ConfigServer) ContainerURLs(conv *Convergence) []string {
 
 // Health is a container's /state/v1/health.
 type Health struct {
+	// Status is the container's health status.
 	Status struct {
 		// Code is "up", "down" or "initializing".
-		Code    string `json:"code"`
+		Code string `json:"code"`
+		// Message says why, when the code is not "up"; often empty.
 		Message string `json:"message,omitempty"`
 	} `json:"status"`
 }

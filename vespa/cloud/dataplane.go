@@ -23,10 +23,12 @@ type DataPlaneOptions struct {
 	// KeyPair is the mTLS key pair; nil means CertificateFile and
 	// PrivateKeyFile.
 	KeyPair *KeyPair
-	// CertificateFile and PrivateKeyFile name the mTLS key pair's files; ""
-	// means data-plane-public-cert.pem and data-plane-private-key.pem in
-	// [CredentialsDir].
-	CertificateFile, PrivateKeyFile string
+	// CertificateFile is the mTLS certificate's PEM file, used when KeyPair
+	// is nil; "" means data-plane-public-cert.pem in [CredentialsDir].
+	CertificateFile string
+	// PrivateKeyFile is the mTLS private key's PEM file, used when KeyPair is
+	// nil; "" means data-plane-private-key.pem in [CredentialsDir].
+	PrivateKeyFile string
 	// Options are more options for vespa.NewClient, applied after the
 	// endpoint's credentials.
 	Options []vespa.Option

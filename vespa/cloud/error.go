@@ -44,8 +44,11 @@ var (
 type Error struct {
 	// Op names the call that failed, such as "deploy" or "run status".
 	Op string
-	// Method and Path are the request's method and URL path (without query).
-	Method, Path string
+	// Method is the request's method, such as "POST".
+	Method string
+	// Path is the request's URL path, without the query (which may say
+	// more than an error should).
+	Path string
 	// Status is the HTTP status.
 	Status int
 	// Code is the server's "error-code", such as "INVALID_APPLICATION_PACKAGE".

@@ -71,10 +71,18 @@ func (c *Client) Submit(ctx context.Context, pkg, testPkg *Package, opts SubmitO
 
 // BuildJob is one job of a production build.
 type BuildJob struct {
-	JobName   string `json:"jobName"`
+	// JobName is the deployment job, such as "production-aws-us-east-1c"
+	// (see [Zone.Job]), "system-test" or "staging-test".
+	JobName string `json:"jobName"`
+	// RunStatus is the status of the job's run for this build, one of the
+	// [RunStatus] values as text, such as "running", "success" or
+	// "deploymentFailed".
 	RunStatus string `json:"runStatus"`
-	RunID     int64  `json:"runId"`
-	Instance  string `json:"instance"`
+	// RunID is the run's number within the job, for [Client.RunDetails].
+	RunID int64 `json:"runId"`
+	// Instance is the application instance the job deploys, such as
+	// "default".
+	Instance string `json:"instance"`
 }
 
 // BuildStatus is the state of a production build.
