@@ -41,6 +41,8 @@ func NewClient(app ApplicationID, opts ...Option) (*Client, error) {
 		return nil, errors.New("cloud: no authentication: use WithAPIKey, WithAPIKeyFile or WithAccessToken")
 	case c.auths > 1:
 		return nil, errors.New("cloud: more than one of WithAPIKey, WithAPIKeyFile and WithAccessToken")
+	case c.containerClient != nil:
+		return nil, errors.New("cloud: WithContainerHTTPClient is a ConfigServer option")
 	}
 	base := c.endpoint
 	if base == nil {

@@ -17,14 +17,16 @@ import (
 // [NewConfigServer]; it is safe for concurrent use. Every call runs under the
 // retry policy (retries.ControlPlane by default).
 type ConfigServer struct {
-	base *url.URL
-	t    *transport
-	poll time.Duration
+	base   *url.URL
+	t      *transport // to the config server
+	health *transport // to containers' health: t, or over WithContainerHTTPClient
+	poll   time.Duration
 }
 
 // NewConfigServer returns a client of the config server at endpoint, such as
 // "http://localhost:19071". Options: [WithHTTPClient], [WithRetryPolicy],
-// [WithLogger], [WithPollInterval], [WithUserAgent]; the Vespa Cloud options
+// [WithLogger], [WithPollInterval], [WithUserAgent], [WithContainerHTTPClient];
+// the Vespa Cloud options
 // ([WithEndpoint], [WithAPIKey], [WithAPIKeyFile], [WithAccessToken]) are
 // refused.
 func NewConfigServer(endpoint string, opts ...Option) (*ConfigServer, error) {
@@ -39,11 +41,12 @@ func NewConfigServer(endpoint string, opts ...Option) (*ConfigServer, error) {
 	if c.endpoint != nil || c.auths > 0 {
 		return nil, errors.New("cloud: config server: WithEndpoint, WithAPIKey, WithAPIKeyFile and WithAccessToken are Vespa Cloud options")
 	}
-	return &ConfigServer{
-		base: u,
-		t:    &transport{hc: c.httpClient, policy: c.policy, userAgent: c.userAgent, logger: c.logger},
-		poll: c.poll,
-	}, nil
+	t := &transport{hc: c.httpClient, policy: c.policy, userAgent: c.userAgent, logger: c.logger}
+	health := t
+	if c.containerClient != nil {
+		health = &transport{hc: c.containerClient, policy: c.policy, userAgent: c.userAgent, logger: c.logger}
+	}
+	return &ConfigServer{base: u, t: t, health: health, poll: c.poll}, nil
 }
 
 // URL returns the config server's base URL.
@@ -61,7 +64,10 @@ type ConfigDeployParams struct {
 	Timeout time.Duration
 	// ContainerURLs are the containers whose health [ConfigServer.DeployAndWait]
 	// waits for; nil means those the config server reports (its own host,
-	// each container service's port).
+	// each container service's port), which are wrong when the ports are
+	// mapped, as with Docker's -p 8081:8080: then give the URLs the caller
+	// reaches, such as "http://localhost:8081". Empty but not nil waits for
+	// no container.
 	ContainerURLs []string
 }
 
@@ -299,7 +305,10 @@ type Health struct {
 
 // WaitForHealth polls containerURL/state/v1/health until its status code is
 // "up" (the status of the reply says nothing: it is always 200). It waits as
-// long as ctx allows ([DefaultWaitTimeout] when ctx has no deadline).
+// long as ctx allows ([DefaultWaitTimeout] when ctx has no deadline); a
+// final 4xx, such as the 403 of a container that wants a token, ends it at
+// once. It polls with the client of [WithContainerHTTPClient] when one was
+// given, whatever the URL (the config server's own health included).
 func (c *ConfigServer) WaitForHealth(ctx context.Context, containerURL string) error {
 	base, err := parseBaseURL(containerURL)
 	if err != nil {
@@ -307,7 +316,7 @@ func (c *ConfigServer) WaitForHealth(ctx context.Context, containerURL string) e
 	}
 	u := base.JoinPath("state/v1/health")
 	return poll(ctx, "health of "+base.String(), c.poll, func(ctx context.Context) (bool, error) {
-		r, err := c.t.do(ctx, call{op: "health", method: "GET", url: u})
+		r, err := c.health.do(ctx, call{op: "health", method: "GET", url: u})
 		if err != nil {
 			return false, err
 		}
@@ -323,6 +332,16 @@ func (c *ConfigServer) WaitForHealth(ctx context.Context, containerURL string) e
 // ([ConfigServer.WaitForConvergence]), then for every container to be healthy
 // ([ConfigServer.WaitForHealth]): params.ContainerURLs, or those the config
 // server reports. All waits share ctx's deadline.
+//
+// # Containers behind mapped ports
+//
+// When params.ContainerURLs is nil, the container URLs are built from what
+// the config server reports: its own host name with each container's port
+// as the container sees it ([ConfigServer.ContainerURLs]). Behind Docker's
+// port mapping (-p 8081:8080), or any proxy or NAT, those URLs are wrong and
+// the wait fails or, worse, polls another process: pass the URLs the caller
+// reaches in params.ContainerURLs. A container that wants a data-plane token
+// or client certificate is reached with [WithContainerHTTPClient].
 func (c *ConfigServer) DeployAndWait(ctx context.Context, pkg *Package, params ConfigDeployParams) (*Session, error) {
 	s, err := c.Deploy(ctx, pkg, params)
 	if err != nil {

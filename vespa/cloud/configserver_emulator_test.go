@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/cloud"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
@@ -46,5 +47,45 @@ func TestConfigServer_Emulator(t *testing.T) {
 		if !errors.As(err, &e) || e.Message == "" {
 			t.Errorf("Deploy of a broken services.xml: %v", err)
 		}
+	}
+}
+
+// TestConfigServer_ContainerHTTPClient deploys to an emulator whose
+// container wants a data-plane token: the health wait fails at once without
+// it, and succeeds with WithContainerHTTPClient over a vespa.Client's
+// HTTPClient, which sends the token.
+func TestConfigServer_ContainerHTTPClient(t *testing.T) {
+	const token = "vespa_cloud_containerhealth"
+	srv := vespatest.NewTestServer(t, vespatest.WithToken(token))
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	params := cloud.ConfigDeployParams{ContainerURLs: []string{srv.URL()}}
+
+	plain, err := cloud.NewConfigServer(srv.ConfigServerURL(), cloud.WithPollInterval(10*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plain.DeployAndWait(ctx, certPackage(t), params); !errors.Is(err, cloud.ErrUnauthorized) {
+		t.Fatalf("DeployAndWait without the token: %v, want ErrUnauthorized from the container", err)
+	}
+
+	vc, err := vespa.NewClient(srv.URL(), vespa.WithToken(token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vc.Close()
+	cs, err := cloud.NewConfigServer(srv.ConfigServerURL(), cloud.WithPollInterval(10*time.Millisecond),
+		cloud.WithContainerHTTPClient(vc.HTTPClient()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.DeployAndWait(ctx, certPackage(t), params); err != nil {
+		t.Fatalf("DeployAndWait with the token: %v", err)
+	}
+	if _, err := cloud.NewClient(testApp, cloud.WithAccessToken("x"), cloud.WithContainerHTTPClient(vc.HTTPClient())); err == nil {
+		t.Error("NewClient accepted WithContainerHTTPClient")
+	}
+	if _, err := cloud.NewConfigServer(srv.ConfigServerURL(), cloud.WithContainerHTTPClient(nil)); err == nil {
+		t.Error("WithContainerHTTPClient(nil) accepted")
 	}
 }

@@ -103,3 +103,34 @@ func ExampleParseZone() {
 	// Output:
 	// perf-aws-us-east-1c production-aws-us-east-1c
 }
+
+// This example deploys an application package to a self-hosted config
+// server (here vespatest's) and waits until the new config is in use and
+// the container is up.
+func ExampleConfigServer_DeployAndWait() {
+	srv := vespatest.NewServer() // a container with a config server
+	defer srv.Close()
+
+	cs, err := cloud.NewConfigServer(srv.ConfigServerURL(), // normally http://localhost:19071
+		cloud.WithPollInterval(10*time.Millisecond)) // poll often: the emulator is fast
+	if err != nil {
+		log.Fatal(err)
+	}
+	pkg, err := cloud.NewPackage("../../integration/testdata/app")
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := cs.DeployAndWait(ctx, pkg, cloud.ConfigDeployParams{
+		ContainerURLs: []string{srv.URL()}, // the URL this process reaches (with Docker: the mapped port)
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(s.Message)
+	fmt.Println("activated:", s.Activated)
+	// Output:
+	// Session 2 for tenant 'default' prepared and activated.
+	// activated: true
+}

@@ -102,6 +102,24 @@ func WithHTTPClient(hc *http.Client) Option {
 	}}
 }
 
+// WithContainerHTTPClient sets the HTTP client with which a [ConfigServer]
+// polls containers' health ([ConfigServer.WaitForHealth], and so
+// [ConfigServer.DeployAndWait]): the client that reaches the data plane,
+// when it needs a token or a client certificate the config server does not,
+// such as the HTTPClient of a *vespa.Client made with vespa.WithToken or
+// vespa.WithCertificateFiles. The default is the config server's own client
+// (see [WithHTTPClient]). Like that one it must not retry. Not accepted by
+// [NewClient].
+func WithContainerHTTPClient(hc *http.Client) Option {
+	return option{name: "WithContainerHTTPClient", fn: func(c *config) error {
+		if hc == nil {
+			return errors.New("WithContainerHTTPClient: nil client")
+		}
+		c.containerClient = hc
+		return nil
+	}}
+}
+
 // WithRetryPolicy sets the retry policy of every call; the default is
 // retries.ControlPlane (errors and 5xx retried, final 4xx not, 3 attempts).
 func WithRetryPolicy(p retries.Policy) Option {
@@ -181,11 +199,13 @@ type config struct {
 	accessToken string
 	auths       int
 	httpClient  *http.Client
-	policy      retries.Policy
-	logger      *slog.Logger
-	poll        time.Duration
-	now         func() time.Time
-	userAgent   string
+	// containerClient reaches containers' health; nil means httpClient.
+	containerClient *http.Client
+	policy          retries.Policy
+	logger          *slog.Logger
+	poll            time.Duration
+	now             func() time.Time
+	userAgent       string
 }
 
 func newConfig(opts []Option) (*config, error) {
