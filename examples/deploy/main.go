@@ -5,6 +5,13 @@
 //
 //	go run ./examples/deploy -config-server http://localhost:19071 my-app
 //
+// It then waits for the containers the config server reports, at the config
+// server's host. When Vespa runs in Docker with its ports mapped elsewhere
+// (-p 8081:8080), name the containers as this machine reaches them:
+//
+//	go run ./examples/deploy -config-server http://localhost:19071 \
+//		-container-url http://localhost:8081 my-app
+//
 // Vespa Cloud, streaming the run's log:
 //
 //	go run ./examples/deploy -tenant T -application A [-instance I] \
@@ -35,6 +42,7 @@ func main() {
 // options are the command's flags.
 type options struct {
 	configServer, tenant, application, instance, zone, apiKeyFile, endpoint, vespaVersion string
+	containerURLs                                                                         []string
 	timeout, poll                                                                         time.Duration
 	dir                                                                                   string
 }
@@ -45,6 +53,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var o options
 	fs.StringVar(&o.configServer, "config-server", "", "URL of a self-hosted config server, such as http://localhost:19071")
+	fs.Func("container-url", "a container's URL to wait for, as reached from here (repeatable; default: those the config server reports)",
+		func(s string) error {
+			o.containerURLs = append(o.containerURLs, s)
+			return nil
+		})
 	fs.StringVar(&o.tenant, "tenant", "", "Vespa Cloud tenant")
 	fs.StringVar(&o.application, "application", "", "Vespa Cloud application")
 	fs.StringVar(&o.instance, "instance", "default", "Vespa Cloud instance")
@@ -106,7 +119,7 @@ func deploySelfHosted(ctx context.Context, o options, pkg *cloud.Package, stdout
 	if err != nil {
 		return err
 	}
-	s, err := cs.DeployAndWait(ctx, pkg, cloud.ConfigDeployParams{})
+	s, err := cs.DeployAndWait(ctx, pkg, cloud.ConfigDeployParams{ContainerURLs: o.containerURLs})
 	if s != nil {
 		for _, l := range s.Log {
 			fmt.Fprintf(stdout, "%-7s %s\n", l.Level, l.Message)

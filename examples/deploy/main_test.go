@@ -68,6 +68,25 @@ func TestRun_Cloud(t *testing.T) {
 	}
 }
 
+func TestRun_SelfHosted(t *testing.T) {
+	srv := vespatest.NewTestServer(t)
+	var out, errOut bytes.Buffer
+	code := run([]string{"-config-server", srv.ConfigServerURL(), "-container-url", srv.URL(), "-poll", "5ms",
+		"../../integration/testdata/app"}, &out, &errOut)
+	if code != 0 || !strings.Contains(out.String(), "converged and the containers are up") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &out, &errOut)
+	}
+
+	// A URL that is no container: its 404 ends the wait at once, with exit
+	// status 1 and the failed call in the message.
+	errOut.Reset()
+	code = run([]string{"-config-server", srv.ConfigServerURL(), "-container-url", srv.ConfigServerURL() + "/nothing-here",
+		"-poll", "5ms", "../../integration/testdata/app"}, &out, &errOut)
+	if code != 1 || !strings.Contains(errOut.String(), "health: 404") {
+		t.Errorf("unreachable container: exit %d, %s", code, &errOut)
+	}
+}
+
 func TestRun_Usage(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"-h"}, &out, &errOut); code != 0 || !strings.Contains(errOut.String(), "-config-server") {

@@ -18,6 +18,12 @@
 //	cs, err := cloud.NewConfigServer("http://localhost:19071")
 //	session, err := cs.DeployAndWait(ctx, pkg, cloud.ConfigDeployParams{})
 //
+// The containers it waits for are those the config server reports, at the
+// config server's host; when Vespa runs in Docker with its ports mapped
+// elsewhere, give the URLs this process reaches in
+// [ConfigDeployParams.ContainerURLs], and a container that wants a
+// data-plane token or certificate is reached with [WithContainerHTTPClient].
+//
 // To script Vespa Cloud, create a [Client] for a tenant, application and
 // instance with an API key ([WithAPIKeyFile]) or an access token
 // ([WithAccessToken]). Requests with an API key are signed as Vespa Cloud
