@@ -58,5 +58,8 @@
 // A non-2xx reply is an [*Error] carrying the status and the server's
 // error-code and message; errors.Is matches it against [ErrUnauthorized],
 // [ErrNotFound], [ErrConflict] and [ErrBadRequest]. No error, log line or
-// String method shows a key, a token or a signature.
+// String method shows a key, a token or a signature: the types that hold one
+// ([Client], [Token], [KeyPair], [DataPlaneOptions], the options) print
+// "[redacted]" in its place with every fmt verb (%#v and %x included) and
+// in slog records.
 package cloud
