@@ -3,6 +3,11 @@
 //	go run ./examples/query -endpoint http://localhost:8080 \
 //		-yql 'select * from music where userInput(@text)' -param text=coldplay -hits 5
 //
+// -endpoint defaults to $VESPA_ENDPOINT, else http://localhost:8080. -token,
+// -cert, -key and -ca-cert authenticate as in examples/feed, and default to
+// $VESPA_TOKEN, $VESPA_CERT_FILE, $VESPA_KEY_FILE and $VESPA_CA_FILE as in
+// examples/quickstart.
+//
 // Hits go to stdout, one JSON object per line; errors go to stderr. The exit
 // status is 1 when the query fails or its result carries errors, 2 on bad
 // usage.
@@ -49,17 +54,22 @@ func main() {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("query", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	endpoint := fs.String("endpoint", "http://localhost:8080", "Vespa container `URL`")
+	defEndpoint := os.Getenv("VESPA_ENDPOINT")
+	if defEndpoint == "" {
+		defEndpoint = "http://localhost:8080"
+	}
+	endpoint := fs.String("endpoint", defEndpoint, "Vespa container `URL` (default $VESPA_ENDPOINT, else http://localhost:8080)")
 	yql := fs.String("yql", "", "the YQL `statement` (required unless -query is set)")
 	userQuery := fs.String("query", "", "a user query in Vespa's simple query language")
 	hits := fs.Int("hits", 0, "number of hits (0: Vespa's default, 10)")
 	timeout := fs.Duration("timeout", 0, "query timeout in Vespa (0: Vespa's default, 500ms)")
 	get := fs.Bool("get", false, "send a GET instead of a POST")
-	token := fs.String("token", "", "data-plane token (Vespa Cloud)")
+	var creds credentials
+	creds.register(fs)
 	ps := params{}
 	fs.Var(ps, "param", "extra request parameter `key=value` (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: query -endpoint URL -yql 'select …' [-hits N] [-param k=v …]")
+		fmt.Fprintln(stderr, "usage: query [-endpoint URL] -yql 'select …' [-hits N] [-param k=v …] [-token T | -cert F -key F] [-ca-cert F]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -72,9 +82,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	var opts []vespa.Option
-	if *token != "" {
-		opts = append(opts, vespa.WithToken(*token))
+	opts, err := creds.options()
+	if err != nil {
+		fmt.Fprintln(stderr, "query:", err)
+		return 2
 	}
 	vc, err := vespa.NewClient(*endpoint, opts...)
 	if err != nil {

@@ -10,13 +10,20 @@
 //
 //	go run ./examples/visit -namespace ns -type music -resume v1.eyJm...
 //
-// -endpoint defaults to $VESPA_ENDPOINT, else http://localhost:8080. The exit
-// status is 0 when the visit is complete, 1 when it failed or was
-// interrupted, 2 for usage errors.
+// -endpoint defaults to $VESPA_ENDPOINT, else http://localhost:8080. -token,
+// -cert, -key and -ca-cert authenticate as in examples/feed, and default to
+// $VESPA_TOKEN, $VESPA_CERT_FILE, $VESPA_KEY_FILE and $VESPA_CA_FILE as in
+// examples/quickstart.
+//
+// Documents are written to stdout in batches, and the resume token printed
+// covers only the batches written: when stdout fails (a full disk, a closed
+// pipe), resuming with it loses nothing, though the documents of the batch
+// that failed may come out twice if part of it was written. The exit status
+// is 0 when the visit is complete, 1 when it failed or was interrupted, 2 for
+// usage errors.
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -33,6 +40,9 @@ import (
 )
 
 func main() {
+	// A closed stdout pipe is a write error to report, with the resume
+	// token, rather than a silent death by SIGPIPE.
+	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -49,6 +59,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var req vespa.VisitRequest
 	var sliceIDs string
+	var creds credentials
 	fs.StringVar(&endpoint, "endpoint", endpoint, "Vespa container `URL` (default $VESPA_ENDPOINT, else http://localhost:8080)")
 	fs.StringVar(&req.Namespace, "namespace", "", "document `namespace`")
 	fs.StringVar(&req.DocType, "type", "", "document `type`; empty visits every type (needs -cluster)")
@@ -62,9 +73,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&req.Concurrency, "concurrency", 0, "Vespa's visitor concurrency per page (default Vespa's)")
 	fs.DurationVar(&req.Timeout, "timeout", 0, "Vespa timeout of each page request (default Vespa's, 180s)")
 	fs.StringVar(&req.ResumeToken, "resume", "", "resume `token` printed by an earlier, unfinished run")
+	creds.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: visit [-endpoint URL] -namespace NS -type T [-cluster C] [-selection S] [-field-set F]\n"+
-			"             [-slices N] [-slice-ids 0,1] [-resume TOKEN]\n\n"+
+			"             [-slices N] [-slice-ids 0,1] [-resume TOKEN] [-token T | -cert F -key F] [-ca-cert F]\n\n"+
 			"Writes every document as {\"put\": id, \"fields\": {...}} per line on stdout.\n\n")
 		fs.PrintDefaults()
 	}
@@ -93,7 +105,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	c, err := vespa.NewClient(endpoint)
+	opts, err := creds.options()
+	if err != nil {
+		fmt.Fprintf(stderr, "visit: %v\n", err)
+		return 2
+	}
+	c, err := vespa.NewClient(endpoint, opts...)
 	if err != nil {
 		fmt.Fprintf(stderr, "visit: %v\n", err)
 		return 2
@@ -106,38 +123,35 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	start := time.Now()
-	out := bufio.NewWriterSize(stdout, 64<<10)
+	w := newBatchWriter(stdout, v)
 	var failure error
 	for doc, err := range v.All(ctx) {
 		if err != nil {
 			failure = err
 			break
 		}
-		b, err := doc.MarshalJSON()
-		if err == nil {
-			b = append(b, '\n')
-			_, err = out.Write(b)
-		}
-		if err != nil {
-			failure = fmt.Errorf("writing %s: %w", doc.ID, err)
+		if err := w.add(doc); err != nil {
+			failure = err
 			break
 		}
 	}
-	if err := out.Flush(); err != nil && failure == nil {
-		failure = fmt.Errorf("writing: %w", err)
+	// The loop is over: the visitor's token now covers every document
+	// yielded, all of which are written or in the batch.
+	if err := w.flush(); err != nil {
+		failure = err
 	}
 
 	st := v.Stats()
 	elapsed := time.Since(start)
 	fmt.Fprintf(stderr, "visit: %d documents in %d pages, %.1fs (%.0f documents/s), %d of %d slices finished\n",
-		st.Documents, st.Pages, elapsed.Seconds(), float64(st.Documents)/max(elapsed.Seconds(), 1e-9), st.SlicesDone, st.Slices)
+		w.written, st.Pages, elapsed.Seconds(), float64(w.written)/max(elapsed.Seconds(), 1e-9), st.SlicesDone, st.Slices)
 	switch {
 	case failure != nil && ctx.Err() != nil:
 		fmt.Fprintln(stderr, "visit: interrupted")
 	case failure != nil:
 		fmt.Fprintf(stderr, "visit: %v\n", failure)
 	}
-	fmt.Fprintf(stderr, "visit: resume token: %s\n", v.ResumeToken())
+	fmt.Fprintf(stderr, "visit: resume token: %s\n", w.token)
 	if failure != nil || !v.Done() {
 		return 1
 	}

@@ -5,7 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -137,4 +140,161 @@ func TestRun_UsageAndFailures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// failingWriter accepts its first writes whole, then writes the first
+// partial bytes of the next one and fails it, and every write after.
+type failingWriter struct {
+	bytes.Buffer
+	writes  int
+	partial int
+}
+
+var errDiskFull = errors.New("no space left on device")
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if w.writes > 0 {
+		w.writes--
+		return w.Buffer.Write(p)
+	}
+	n, _ := w.Buffer.Write(p[:min(w.partial, len(p))])
+	w.partial = 0
+	return n, errDiskFull
+}
+
+// completeLines returns out without a trailing partial line.
+func completeLines(out string) string {
+	return out[:strings.LastIndexByte(out, '\n')+1]
+}
+
+func TestRun_WriteErrorLosesNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		writes   int  // writes the first run can make
+		partial  int  // bytes of the next write it makes before failing
+		twiceOK  bool // a batch written in part may come again
+		wantSome bool // the first run wrote documents
+	}{
+		{"nothing written", 0, 0, false, false},
+		{"after the first batch", 1, 0, false, true},
+		{"in the middle of a batch", 1, batchBytes / 2, true, true},
+		{"in the middle of the first batch", 0, batchBytes / 2, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, ids := newCorpus(t, 4000) // about three batches
+			args := []string{"-endpoint", srv.URL(), "-namespace", "ns", "-type", "music", "-slices", "2", "-wanted", "100"}
+			first := &failingWriter{writes: tc.writes, partial: tc.partial}
+			var stderr bytes.Buffer
+			if code := run(t.Context(), args, first, &stderr); code != 1 {
+				t.Fatalf("exit %d, want 1: %s", code, stderr.String())
+			}
+			m := tokenLine.FindStringSubmatch(stderr.String())
+			if m == nil || !strings.Contains(stderr.String(), errDiskFull.Error()) {
+				t.Fatalf("stderr: %s", stderr.String())
+			}
+			var second bytes.Buffer
+			stderr.Reset()
+			if code := run(t.Context(), append(args, "-resume", m[1]), &second, &stderr); code != 0 {
+				t.Fatalf("resumed run: exit %d: %s", code, stderr.String())
+			}
+			got := map[string]int{}
+			readOps(t, completeLines(first.String()), got)
+			if n := len(got); (n > 0) != tc.wantSome {
+				t.Errorf("the first run wrote %d documents", n)
+			}
+			readOps(t, second.String(), got)
+			for id := range ids {
+				if got[id] == 0 || got[id] > 1 && !tc.twiceOK {
+					t.Errorf("%s written %d times", id, got[id])
+				}
+			}
+			if len(got) != len(ids) {
+				t.Errorf("%d documents, want %d", len(got), len(ids))
+			}
+		})
+	}
+}
+
+func TestRun_Credentials(t *testing.T) {
+	const secret = "s3cret-data-plane-token"
+	srv := vespatest.NewTestServer(t, vespatest.WithToken(secret))
+	if err := srv.PutDocument("id:ns:music::1", json.RawMessage(`{"n":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-endpoint", srv.URL(), "-namespace", "ns", "-type", "music"}
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		code int
+	}{
+		{"no token", nil, nil, 1},
+		{"-token", nil, []string{"-token", secret}, 0},
+		{"VESPA_TOKEN", map[string]string{"VESPA_TOKEN": secret}, nil, 0},
+		{"VESPA_CLI_DATA_PLANE_TOKEN", map[string]string{"VESPA_CLI_DATA_PLANE_TOKEN": secret}, nil, 0},
+		{"-token wins over the environment", map[string]string{"VESPA_TOKEN": "wrong"}, []string{"-token", secret}, 0},
+		{"-cert without -key", nil, []string{"-token", secret, "-cert", "c.pem"}, 2},
+		{"VESPA_KEY_FILE without a certificate", map[string]string{"VESPA_KEY_FILE": "k.pem"}, []string{"-token", secret}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, n := range []string{"VESPA_TOKEN", "VESPA_CLI_DATA_PLANE_TOKEN", "VESPA_CERT_FILE", "VESPA_CERT", "VESPA_KEY_FILE", "VESPA_KEY", "VESPA_CA_FILE", "VESPA_CA"} {
+				t.Setenv(n, tc.env[n])
+			}
+			var stdout, stderr bytes.Buffer
+			if code := run(t.Context(), append(append([]string{}, args...), tc.args...), &stdout, &stderr); code != tc.code {
+				t.Errorf("exit %d, want %d: %s", code, tc.code, stderr.String())
+			}
+			if strings.Contains(stderr.String(), secret) {
+				t.Errorf("the token is on stderr: %s", stderr.String())
+			}
+		})
+	}
+	t.Run("-h does not print the token", func(t *testing.T) {
+		t.Setenv("VESPA_TOKEN", secret)
+		var stdout, stderr bytes.Buffer
+		if code := run(t.Context(), []string{"-h"}, &stdout, &stderr); code != 0 || strings.Contains(stderr.String(), secret) ||
+			!strings.Contains(stderr.String(), "-ca-cert") {
+			t.Errorf("exit %d: %s", code, stderr.String())
+		}
+	})
+}
+
+func TestRun_MutualTLS(t *testing.T) {
+	srv := vespatest.NewTestServer(t, vespatest.WithClientCertificates())
+	if err := srv.PutDocument("id:ns:music::1", json.RawMessage(`{"n":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certPEM, keyPEM := srv.ClientCertificatePEM()
+	files := map[string][]byte{"ca.pem": srv.CACertificatePEM(), "cert.pem": certPEM, "key.pem": keyPEM}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []string{"-endpoint", srv.URL(), "-namespace", "ns", "-type", "music"}
+	t.Run("flags", func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		code := run(t.Context(), append(args, "-cert", filepath.Join(dir, "cert.pem"), "-key", filepath.Join(dir, "key.pem"),
+			"-ca-cert", filepath.Join(dir, "ca.pem")), &stdout, &stderr)
+		if code != 0 || !strings.Contains(stdout.String(), "id:ns:music::1") {
+			t.Errorf("exit %d: %s", code, stderr.String())
+		}
+	})
+	t.Run("environment", func(t *testing.T) {
+		t.Setenv("VESPA_CERT_FILE", filepath.Join(dir, "cert.pem"))
+		t.Setenv("VESPA_KEY_FILE", filepath.Join(dir, "key.pem"))
+		t.Setenv("VESPA_CA_FILE", filepath.Join(dir, "ca.pem"))
+		var stdout, stderr bytes.Buffer
+		if code := run(t.Context(), args, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "id:ns:music::1") {
+			t.Errorf("exit %d: %s", code, stderr.String())
+		}
+	})
+	t.Run("no client certificate", func(t *testing.T) {
+		t.Setenv("VESPA_CA_FILE", filepath.Join(dir, "ca.pem"))
+		var stdout, stderr bytes.Buffer
+		if code := run(t.Context(), args, &stdout, &stderr); code != 1 {
+			t.Errorf("exit %d, want 1: %s", code, stderr.String())
+		}
+	})
 }
