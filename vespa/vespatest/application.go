@@ -161,7 +161,8 @@ func parseServices(b []byte) ([]cluster, error) {
 			ID        string `xml:"id,attr"`
 			Documents struct {
 				Document []struct {
-					Type string `xml:"type,attr"`
+					Type   string `xml:"type,attr"`
+					Global bool   `xml:"global,attr"`
 				} `xml:"document"`
 			} `xml:"documents"`
 		} `xml:"content"`
@@ -177,6 +178,12 @@ func parseServices(b []byte) ([]cluster, error) {
 		}
 		for _, d := range c.Documents.Document {
 			cl.types = append(cl.types, d.Type)
+			if d.Global {
+				if cl.global == nil {
+					cl.global = map[string]bool{}
+				}
+				cl.global[d.Type] = true
+			}
 		}
 		out = append(out, cl)
 	}

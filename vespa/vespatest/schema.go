@@ -159,8 +159,9 @@ func validateSchemas(schemas []Schema) error {
 
 // cluster is a content cluster and the document types it holds.
 type cluster struct {
-	name  string
-	types []string // empty: every type (lenient mode)
+	name   string
+	types  []string        // empty: every type (lenient mode)
+	global map[string]bool // types declared global="true": they live in the global bucket space
 }
 
 // application is what is deployed: schemas and content clusters. It is
@@ -198,6 +199,18 @@ func (a *application) schema(docType string) (*Schema, bool) {
 	}
 	s, ok := a.byType[docType]
 	return s, ok
+}
+
+// isGlobal reports whether a document type is declared global="true" in
+// services.xml, which puts its documents in the global bucket space instead
+// of the default one.
+func (a *application) isGlobal(docType string) bool {
+	for _, c := range a.clusters {
+		if c.global[docType] {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *application) clusterNames() []string {

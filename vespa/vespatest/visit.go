@@ -23,6 +23,10 @@ type visitSpec struct {
 	token          visitToken
 	hasToken       bool
 	timeout        time.Duration
+	// space is the bucket space visited at the root ("default" or "global");
+	// empty with a type in the path, whose own space is visited.
+	space string
+	app   *application
 }
 
 func (d *docReq) serveVisitKind() {
@@ -137,6 +141,13 @@ func (d *docReq) parseVisit() (*visitSpec, error) {
 		return nil, err
 	} else if ok && bs != "default" && bs != "global" {
 		return nil, badParam("Bucket space '%s' is not a known bucket space; expected one of default, global", bs)
+	} else if d.path.route == routeRoot {
+		// Without a type in the path, one bucket space is visited: the
+		// default one unless asked. Vespa's CLI visits both in turn.
+		spec.space, spec.app = "default", d.app
+		if ok {
+			spec.space = bs
+		}
 	}
 	if !massOp {
 		if d.path.route == routeRoot {
@@ -277,6 +288,9 @@ func (s *Server) scan(spec *visitSpec, deadline time.Time, emit func([]visited))
 			}
 			id, err := parseDocID(doc.id)
 			if err != nil {
+				continue
+			}
+			if spec.space != "" && spec.app.isGlobal(id.docType) != (spec.space == "global") {
 				continue
 			}
 			fields := doc.fields
