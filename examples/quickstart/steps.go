@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -73,7 +74,9 @@ func (q *quickstart) feed(ctx context.Context) error {
 	start := time.Now()
 	for _, s := range q.songs {
 		if err := f.Put(ctx, s.id, s.fields); err != nil {
-			f.Close(context.WithoutCancel(ctx))
+			if cerr := f.Close(context.WithoutCancel(ctx)); cerr != nil {
+				return errors.Join(fmt.Errorf("enqueuing %s: %w", s.id, err), cerr)
+			}
 			return fmt.Errorf("enqueuing %s: %w", s.id, err)
 		}
 	}

@@ -79,7 +79,7 @@ func startEmulator(ctx context.Context, o options) (*target, string, error) {
 	if app == "" {
 		srvOpts = append(srvOpts, vespatest.WithSchema(musicSchema()), vespatest.WithContentCluster(o.cluster))
 	}
-	srv, err := vespatest.Start(srvOpts...)
+	srv, err := vespatest.Start(srvOpts...) //nolint:contextcheck // an emulator, like an httptest server, lives until Close, not for a context
 	if err != nil {
 		return nil, "", err
 	}
@@ -93,7 +93,7 @@ func startEmulator(ctx context.Context, o options) (*target, string, error) {
 		return t, "music schema declared in Go (no application package found)", nil
 	}
 	start := time.Now()
-	if err := deploy(ctx, srv.ConfigServerURL(), app); err != nil {
+	if err := deploy(ctx, srv.ConfigServerURL(), app); err != nil { //nolint:contextcheck // the config server lives until srv.Close, like srv
 		t.close()
 		return nil, "", err
 	}
