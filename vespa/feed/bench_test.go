@@ -204,6 +204,13 @@ func BenchmarkFeed(b *testing.B) {
 				floorFeed(b, url, b.N, fields)
 				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
 			})
+			b.Run(target+"/"+size+"/sendonce", func(b *testing.B) {
+				url := base(b)
+				b.ReportAllocs()
+				b.ResetTimer()
+				sendOnceFeed(b, url, b.N, fields)
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+			})
 			b.Run(target+"/"+size+"/feeder", func(b *testing.B) {
 				url := base(b)
 				b.ReportAllocs()

@@ -107,3 +107,39 @@ func TestThrottler_BacksOffWhenThrottled(t *testing.T) {
 		t.Errorf("limit after 100 successes is %d, want 16 + 10", l)
 	}
 }
+
+// Vespa's Java feed client (StaticThrottler.throttled, called by
+// HttpRequestStrategy for every 429) backs off on every throttle signal, with
+// no window, but to half the operations in flight, not half the current
+// ceiling: a burst of 429s answered to the same in-flight operations backs
+// off once, and the ceiling only falls further as in flight falls. Under a
+// steady share of 429s it still settles near the minimum, as Java's does: a
+// 429 costs half the in flight, a success gives back a tenth.
+func TestThrottler_ABurstOf429sBacksOffToHalfTheInflightOnce(t *testing.T) {
+	th, _ := newTestThrottler(16, 1024, 0.5)
+	th.target.Store(1024)
+	for range 50 {
+		th.throttled(600)
+	}
+	if l := th.limit(); l != 300 {
+		t.Errorf("limit after 50 429s with 600 in flight is %d, want 300 (half of 600, once)", l)
+	}
+	th.throttled(300)
+	if l := th.limit(); l != 150 {
+		t.Errorf("limit after a 429 with 300 in flight is %d, want 150", l)
+	}
+
+	// 5 % 429s with in flight at the limit: Java's arithmetic ends at the
+	// minimum too.
+	th.staticX10.Store(10 * 1024)
+	for i := range 2000 {
+		if i%20 == 0 {
+			th.throttled(th.limit())
+		} else {
+			th.success()
+		}
+	}
+	if l := th.limit(); l > 20 {
+		t.Errorf("limit under 5%% 429s is %d, want it near the minimum 16 as in the reference design", l)
+	}
+}
