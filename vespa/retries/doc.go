@@ -9,9 +9,10 @@
 // Each kind of call the SDK makes has its own dedicated [Policy]; call sites
 // use it through [Policy.Do] or [Run], and users can read the defaults or adapt
 // a copy ([Policy.WithMaxAttempts], [Policy.WithWait], [Policy.WithRetryIf],
-// [Policy.WithOnRetry]) without changing the original. Every invocation builds
-// a fresh github.com/sethvargo/go-retry Backoff, so no state is shared between
-// calls or goroutines.
+// [Policy.WithOnRetry]) without changing the original. Every invocation that
+// retries builds a fresh github.com/sethvargo/go-retry Backoff, so no state is
+// shared between calls or goroutines; an invocation whose first attempt is
+// final (most of them) builds none.
 //
 // An HTTP response is a result, classified by its status through
 // [StatusCoder]; a failed transport is an error. Cancellation of the caller's

@@ -44,8 +44,18 @@ func (o Outcome) StatusCode() int {
 	if sc, ok := o.Result.(StatusCoder); ok && !isNilValue(o.Result) {
 		return sc.StatusCode()
 	}
+	if o.Err != nil {
+		return errorStatus(o.Err)
+	}
+	return 0
+}
+
+// errorStatus returns the status carried by err's chain, or 0. It is apart
+// from [Outcome.StatusCode] so that the target of errors.As is only
+// allocated for outcomes that have an error.
+func errorStatus(err error) int {
 	var sc StatusCoder
-	if o.Err != nil && errors.As(o.Err, &sc) {
+	if errors.As(err, &sc) {
 		return sc.StatusCode()
 	}
 	return 0
@@ -58,8 +68,16 @@ func (o Outcome) retryAfter() (time.Duration, bool) {
 			return d, true
 		}
 	}
+	if o.Err != nil {
+		return errorRetryAfter(o.Err)
+	}
+	return 0, false
+}
+
+// errorRetryAfter returns the Retry-After hint carried by err's chain.
+func errorRetryAfter(err error) (time.Duration, bool) {
 	var ra RetryAfterer
-	if o.Err != nil && errors.As(o.Err, &ra) {
+	if errors.As(err, &ra) {
 		return ra.RetryAfter()
 	}
 	return 0, false
@@ -75,8 +93,8 @@ type RetryIf func(Outcome) bool
 //
 // A Policy is a plain value: methods that adapt it return a modified copy and
 // leave the receiver untouched, and one Policy may be used by any number of
-// goroutines at once. Every invocation builds a fresh go-retry Backoff, so no
-// state is ever shared between calls.
+// goroutines at once. Every invocation that retries builds a fresh go-retry
+// Backoff, so no state is ever shared between calls.
 //
 // When attempts run out, [Policy.Do] and [Run] return the last outcome as it
 // was: the last result with the last error, neither wrapped. Where the last
@@ -208,12 +226,33 @@ func Run[T any](ctx context.Context, p Policy, op func(context.Context) (T, erro
 	if p.err != nil {
 		return zero, p.err
 	}
+	// Fast path: most calls succeed at once, so the first attempt runs
+	// before any go-retry machinery is built. When its outcome is to be
+	// retried, a fresh Backoff is made for this call and the first outcome is
+	// replayed into it, so the policy's semantics are the same either way.
+	if ctx.Err() != nil {
+		return zero, contextError(ctx)
+	}
+	v, err := op(ctx)
+	last := Outcome{Attempt: 1, Result: any(v), Err: err}
+	switch {
+	case err != nil && isCallerCancellation(ctx, err):
+		return v, asContextError(ctx, err)
+	case !p.ShouldRetry(last):
+		return v, err
+	}
+	return runRetrying(ctx, p, op, v, last)
+}
+
+// runRetrying goes on with a call whose first attempt (lastVal, last) is to
+// be retried, under a go-retry Backoff of its own.
+func runRetrying[T any](ctx context.Context, p Policy, op func(context.Context) (T, error), lastVal T, last Outcome) (T, error) {
 	var (
-		last      Outcome
-		lastVal   T
-		attempt   int
-		final     bool // the op's own outcome ends the call
-		exhausted bool // the attempt limit ends the call
+		zero      T
+		attempt   = 1
+		replay    = true // the first go-retry call replays the first outcome
+		final     bool   // the op's own outcome ends the call
+		exhausted bool   // the attempt limit ends the call
 	)
 	// A fresh Backoff per call: its state (the attempt count) lives in this
 	// closure, never in the Policy, so one Policy serves any number of calls.
@@ -240,6 +279,13 @@ func Run[T any](ctx context.Context, p Policy, op func(context.Context) (T, erro
 		return d, false
 	})
 	_, err := retry.DoValue(ctx, b, func(ctx context.Context) (struct{}, error) {
+		if replay {
+			replay = false
+			if last.Err != nil {
+				return struct{}{}, retry.RetryableError(last.Err)
+			}
+			return struct{}{}, retry.RetryableError(errRetry)
+		}
 		attempt++
 		v, err := op(ctx)
 		lastVal = v

@@ -312,3 +312,20 @@ func TestIsFinal4xx(t *testing.T) {
 		}
 	}
 }
+
+// TestRun_FirstAttemptFinalAllocatesNoBackoff checks the fast path: a call
+// whose first attempt is final costs no allocation of the retry machinery.
+func TestRun_FirstAttemptFinalAllocatesNoBackoff(t *testing.T) {
+	type result struct{ status int }
+	ok := &result{status: 200}
+	op := func(context.Context) (*result, error) { return ok, nil }
+	ctx := context.Background()
+	allocs := testing.AllocsPerRun(100, func() {
+		if r, err := Run(ctx, DocV1, op); r != ok || err != nil {
+			t.Fatalf("Run = %v, %v", r, err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("a first attempt that is final allocated %v times per call, want 0", allocs)
+	}
+}
