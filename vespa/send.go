@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"time"
 )
@@ -40,8 +41,13 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 	if timeout <= 0 {
 		timeout = c.timeout
 	}
-	ctx, cancel := context.WithTimeout(ctx, clientDeadline(timeout))
-	defer cancel()
+	// The feeder and most callers give a deadline of their own that comes
+	// first: then no child context (and no timer) is needed per request.
+	if limit := clientDeadline(timeout); !deadlineWithin(ctx, limit) {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
 
 	path := string(id.appendPath(append(make([]byte, 0, 64+len(id.UserSpecific)*2), c.prefix...)))
 	query := string(appendQuery(nil, kind, &opts, timeout))
@@ -78,7 +84,9 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 	start := time.Now()
 	resp, err := hc.Do(req)
 	if err != nil {
-		c.logger.DebugContext(ctx, "vespa request failed", "op", kind.String(), "path", path, "error", err)
+		if c.logger.Enabled(ctx, slog.LevelDebug) {
+			c.logger.DebugContext(ctx, "vespa request failed", "op", kind.String(), "path", path, "error", err)
+		}
 		return nil, &Error{Op: kind.String(), ID: id.String(), Path: path, Err: unwrapURLError(err)}
 	}
 	defer resp.Body.Close()
@@ -88,8 +96,16 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 	}
 	r := &Result{ID: id, Path: path}
 	decodeResult(r, resp.StatusCode, resp.Header, data)
-	c.logger.DebugContext(ctx, "vespa request", "op", kind.String(), "path", path, "status", r.Status, "elapsed", time.Since(start))
+	if c.logger.Enabled(ctx, slog.LevelDebug) { // the arguments alone cost allocations per request
+		c.logger.DebugContext(ctx, "vespa request", "op", kind.String(), "path", path, "status", r.Status, "elapsed", time.Since(start))
+	}
 	return r, nil
+}
+
+// deadlineWithin reports whether ctx already ends within d from now.
+func deadlineWithin(ctx context.Context, d time.Duration) bool {
+	dl, ok := ctx.Deadline()
+	return ok && time.Until(dl) <= d
 }
 
 var (
