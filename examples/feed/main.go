@@ -26,6 +26,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/govespa/govespa/internal/credflags"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/feed"
 )
@@ -53,8 +54,8 @@ type options struct {
 	timeout       time.Duration
 	route         string
 	journal       string
-	token         string
-	cert, key, ca string
+	creds         credflags.Credentials
+	credOptions   []vespa.Option
 	insecure      bool
 	http1         bool
 	stopOnBadLine bool
@@ -80,10 +81,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.timeout, "timeout", feed.DefaultOperationTimeout, "deadline of each operation, retries included")
 	fs.StringVar(&o.route, "route", "", "document route (default: Vespa's)")
 	fs.StringVar(&o.journal, "journal", "", "resume journal `file`: acknowledged operations are recorded, and skipped when run again")
-	fs.StringVar(&o.token, "token", os.Getenv("VESPA_CLI_DATA_PLANE_TOKEN"), "data-plane token (default $VESPA_CLI_DATA_PLANE_TOKEN)")
-	fs.StringVar(&o.cert, "cert", "", "client certificate `file` (PEM) for mutual TLS")
-	fs.StringVar(&o.key, "key", "", "client private key `file` (PEM) for mutual TLS")
-	fs.StringVar(&o.ca, "ca-cert", "", "CA certificate `file` (PEM) to verify the server")
+	o.creds.Register(fs)
 	fs.BoolVar(&o.insecure, "insecure", false, "skip server certificate verification (tests only)")
 	fs.BoolVar(&o.http1, "http1", false, "use HTTP/1.1 instead of HTTP/2")
 	fs.BoolVar(&o.stopOnBadLine, "stop-on-bad-line", false, "stop at the first malformed operation")
@@ -95,9 +93,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		fs.Usage()
 		return o, errors.New("no FILE given")
 	}
-	if (o.cert == "") != (o.key == "") {
-		return o, errors.New("-cert and -key go together")
+	creds, err := o.creds.Options()
+	if err != nil {
+		return o, err
 	}
+	o.credOptions = creds
 	return o, nil
 }
 
@@ -108,15 +108,7 @@ func clientOptions(o options) []vespa.Option {
 	} else {
 		opts = append(opts, vespa.WithHTTPVersion(vespa.HTTP2))
 	}
-	if o.token != "" {
-		opts = append(opts, vespa.WithToken(o.token))
-	}
-	if o.cert != "" {
-		opts = append(opts, vespa.WithCertificateFiles(o.cert, o.key))
-	}
-	if o.ca != "" {
-		opts = append(opts, vespa.WithCAFile(o.ca))
-	}
+	opts = append(opts, o.credOptions...)
 	if o.insecure {
 		opts = append(opts, vespa.WithInsecureSkipVerify())
 	}

@@ -79,3 +79,18 @@ not json
 		})
 	}
 }
+
+// TestRun_HelpNeverPrintsAToken guards against a token taken from the
+// environment being shown as a flag's default in the usage text.
+func TestRun_HelpNeverPrintsAToken(t *testing.T) {
+	const secret = "feed-help-secret-token"
+	t.Setenv("VESPA_TOKEN", secret)
+	t.Setenv("VESPA_CLI_DATA_PLANE_TOKEN", secret)
+	var stdout, stderr bytes.Buffer
+	if got := run([]string{"-h"}, strings.NewReader(""), &stdout, &stderr); got == 1 {
+		t.Fatalf("-h exited 1")
+	}
+	if out := stdout.String() + stderr.String(); strings.Contains(out, secret) || !strings.Contains(out, "-token") {
+		t.Fatalf("usage shows the token or lacks -token:\n%s", out)
+	}
+}

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/govespa/govespa/internal/credflags"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/query"
 )
@@ -64,8 +65,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	hits := fs.Int("hits", 0, "number of hits (0: Vespa's default, 10)")
 	timeout := fs.Duration("timeout", 0, "query timeout in Vespa (0: Vespa's default, 500ms)")
 	get := fs.Bool("get", false, "send a GET instead of a POST")
-	var creds credentials
-	creds.register(fs)
+	var creds credflags.Credentials
+	creds.Register(fs)
 	ps := params{}
 	fs.Var(ps, "param", "extra request parameter `key=value` (repeatable)")
 	fs.Usage = func() {
@@ -82,7 +83,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	opts, err := creds.options()
+	opts, err := creds.Options()
 	if err != nil {
 		fmt.Fprintln(stderr, "query:", err)
 		return 2

@@ -3,12 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/govespa/govespa/internal/credflags"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/cloud"
 	"github.com/govespa/govespa/vespa/vespatest"
@@ -33,35 +33,16 @@ type target struct {
 // VESPA_CA_FILE: the variables of the integration suite. VESPA_CERT,
 // VESPA_KEY and VESPA_CA are accepted as well.
 func connect(o options) (*target, error) {
-	opts := []vespa.Option{vespa.WithHTTPVersion(vespa.HTTP2)}
-	if t := os.Getenv("VESPA_TOKEN"); t != "" {
-		opts = append(opts, vespa.WithToken(t))
+	var creds credflags.Credentials // no flags: everything from the environment
+	opts, err := creds.Options()
+	if err != nil {
+		return nil, err
 	}
-	cert, key := getenv("VESPA_CERT_FILE", "VESPA_CERT"), getenv("VESPA_KEY_FILE", "VESPA_KEY")
-	if (cert == "") != (key == "") {
-		return nil, errors.New("VESPA_CERT_FILE and VESPA_KEY_FILE go together")
-	}
-	if cert != "" {
-		opts = append(opts, vespa.WithCertificateFiles(cert, key))
-	}
-	if ca := getenv("VESPA_CA_FILE", "VESPA_CA"); ca != "" {
-		opts = append(opts, vespa.WithCAFile(ca))
-	}
-	c, err := vespa.NewClient(o.endpoint, opts...)
+	c, err := vespa.NewClient(o.endpoint, append(opts, vespa.WithHTTPVersion(vespa.HTTP2))...)
 	if err != nil {
 		return nil, err
 	}
 	return &target{name: o.endpoint, client: c, cluster: o.cluster, close: func() { c.Close() }}, nil
-}
-
-// getenv returns the first of the environment variables names that is set.
-func getenv(names ...string) string {
-	for _, n := range names {
-		if v := os.Getenv(n); v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // startEmulator starts the in-process emulator and gives it the music

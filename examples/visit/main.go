@@ -36,6 +36,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/govespa/govespa/internal/credflags"
 	"github.com/govespa/govespa/vespa"
 )
 
@@ -59,7 +60,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var req vespa.VisitRequest
 	var sliceIDs string
-	var creds credentials
+	var creds credflags.Credentials
 	fs.StringVar(&endpoint, "endpoint", endpoint, "Vespa container `URL` (default $VESPA_ENDPOINT, else http://localhost:8080)")
 	fs.StringVar(&req.Namespace, "namespace", "", "document `namespace`")
 	fs.StringVar(&req.DocType, "type", "", "document `type`; empty visits every type (needs -cluster)")
@@ -73,7 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&req.Concurrency, "concurrency", 0, "Vespa's visitor concurrency per page (default Vespa's)")
 	fs.DurationVar(&req.Timeout, "timeout", 0, "Vespa timeout of each page request (default Vespa's, 180s)")
 	fs.StringVar(&req.ResumeToken, "resume", "", "resume `token` printed by an earlier, unfinished run")
-	creds.register(fs)
+	creds.Register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: visit [-endpoint URL] -namespace NS -type T [-cluster C] [-selection S] [-field-set F]\n"+
 			"             [-slices N] [-slice-ids 0,1] [-resume TOKEN] [-token T | -cert F -key F] [-ca-cert F]\n\n"+
@@ -105,7 +106,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	opts, err := creds.options()
+	opts, err := creds.Options()
 	if err != nil {
 		fmt.Fprintf(stderr, "visit: %v\n", err)
 		return 2
