@@ -85,6 +85,7 @@ type Config struct {
 	// MinInflight and probes upwards for throughput; it backs off on 429
 	// and 504.
 	MinInflight int
+	// MaxInflight is the most operations in flight at once; see MinInflight.
 	MaxInflight int
 	// MaxPending is the number of operations accepted but not yet finished
 	// (in flight or queued) beyond which enqueuing blocks. Default

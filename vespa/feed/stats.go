@@ -46,7 +46,8 @@ type Stats struct {
 
 	// BytesSent and BytesReceived count request and response body bytes on
 	// the wire (after compression).
-	BytesSent     int64
+	BytesSent int64
+	// BytesReceived counts response body bytes; see BytesSent.
 	BytesReceived int64
 
 	// Latency describes the time from an operation's first attempt to its
@@ -61,7 +62,16 @@ type Stats struct {
 // LatencyStats summarises latencies. Percentiles come from a log-scale
 // histogram and are accurate to about 6 %.
 type LatencyStats struct {
-	Min, Avg, P50, P99, Max time.Duration
+	// Min is the shortest latency.
+	Min time.Duration
+	// Avg is the mean latency.
+	Avg time.Duration
+	// P50 is the median latency.
+	P50 time.Duration
+	// P99 is the 99th-percentile latency.
+	P99 time.Duration
+	// Max is the longest latency.
+	Max time.Duration
 }
 
 // Retry reasons.

@@ -144,7 +144,12 @@ func (s *CloudServer) FailNext(n, status int) { s.api.FailNext(n, status) }
 
 // CloudRequest records a request a [CloudServer] answered.
 type CloudRequest struct {
-	Method, Path, RawQuery string
+	// Method is the request's HTTP method.
+	Method string
+	// Path is the request's raw path.
+	Path string
+	// RawQuery is the request's raw query string.
+	RawQuery string
 	// KeyID is the X-Key-Id of a signed request.
 	KeyID string
 	// Signed reports that the request's signature verified.
@@ -164,7 +169,16 @@ func (s *CloudServer) Requests() []CloudRequest {
 
 // CloudDeployment is a deployment a [CloudServer] holds.
 type CloudDeployment struct {
-	Tenant, Application, Instance, Environment, Region string
+	// Tenant, Application and Instance name the application.
+	Tenant string
+	// Application is the application's name; see Tenant.
+	Application string
+	// Instance is the instance's name; see Tenant.
+	Instance string
+	// Environment is the zone's environment, such as "dev".
+	Environment string
+	// Region is the zone's region, such as "aws-us-east-1c".
+	Region string
 	// Files are the paths of the deployed package's files, sorted.
 	Files []string
 	// VespaVersion is the platform version.

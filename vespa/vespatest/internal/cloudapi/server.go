@@ -38,7 +38,12 @@ type Config struct {
 
 // Request records one request the server answered.
 type Request struct {
-	Method, Path, RawQuery string
+	// Method is the request's HTTP method.
+	Method string
+	// Path is the request's raw path.
+	Path string
+	// RawQuery is the request's raw query string.
+	RawQuery string
 	// KeyID is the X-Key-Id of a signed request.
 	KeyID string
 	// Signed reports that the request carried a signature that verified.
@@ -63,7 +68,16 @@ type Server struct {
 
 // Deployment is a deployment the server holds.
 type Deployment struct {
-	Tenant, Application, Instance, Environment, Region string
+	// Tenant, Application and Instance name the application.
+	Tenant string
+	// Application is the application's name; see Tenant.
+	Application string
+	// Instance is the instance's name; see Tenant.
+	Instance string
+	// Environment is the zone's environment, such as "dev".
+	Environment string
+	// Region is the zone's region, such as "aws-us-east-1c".
+	Region string
 	// Files are the names of the files of the deployed package.
 	Files []string
 	// VespaVersion is the pinned version, if any.
