@@ -75,9 +75,12 @@ func decodeResult(r *Result, status int, h http.Header, body []byte) {
 		return
 	}
 	var rb responseBody
-	if trimmed := strings.TrimSpace(string(body[:min(len(body), 16)])); !strings.HasPrefix(trimmed, "{") || json.Unmarshal(body, &rb) != nil {
-		r.BodyExcerpt = excerpt(body)
-		return
+	if !decodeStringsFast(body, &rb) {
+		rb = responseBody{}
+		if trimmed := strings.TrimSpace(string(body[:min(len(body), 16)])); !strings.HasPrefix(trimmed, "{") || json.Unmarshal(body, &rb) != nil {
+			r.BodyExcerpt = excerpt(body)
+			return
+		}
 	}
 	r.PathID, r.ServerID, r.Message, r.Trace, r.Fields = rb.PathID, rb.ID, rb.Message, rb.Trace, rb.Fields
 }
