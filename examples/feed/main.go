@@ -148,9 +148,10 @@ func (l *failureLog) add(_ context.Context, o feed.Outcome) {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "feed:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK // asked for usage: not a failure
 		}
+		fmt.Fprintln(stderr, "feed:", err)
 		return exitBadUsage
 	}
 	compression, err := feed.ParseCompression(o.compression)

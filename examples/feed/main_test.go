@@ -87,8 +87,8 @@ func TestRun_HelpNeverPrintsAToken(t *testing.T) {
 	t.Setenv("VESPA_TOKEN", secret)
 	t.Setenv("VESPA_CLI_DATA_PLANE_TOKEN", secret)
 	var stdout, stderr bytes.Buffer
-	if got := run([]string{"-h"}, strings.NewReader(""), &stdout, &stderr); got == 1 {
-		t.Fatalf("-h exited 1")
+	if got := run([]string{"-h"}, strings.NewReader(""), &stdout, &stderr); got != 0 {
+		t.Fatalf("-h exited %d, want 0", got)
 	}
 	if out := stdout.String() + stderr.String(); strings.Contains(out, secret) || !strings.Contains(out, "-token") {
 		t.Fatalf("usage shows the token or lacks -token:\n%s", out)

@@ -98,9 +98,10 @@ func parseSize(s string) (int64, error) {
 func run(args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "feedbench:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // asked for usage: not a failure
 		}
+		fmt.Fprintln(stderr, "feedbench:", err)
 		return 2
 	}
 	dir, err := os.MkdirTemp("", "feedbench")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strings"
 	"os"
 	"path/filepath"
 	"testing"
@@ -56,5 +57,15 @@ func TestWriteFeed(t *testing.T) {
 		case docs == "small" && large != 0, docs == "large" && small != 0, docs == "mixed" && (small == 0 || large == 0):
 			t.Errorf("%s: %d small and %d large documents", docs, small, large)
 		}
+	}
+}
+
+func TestRun_HelpExitsZeroAndBadFlagTwo(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if got := run([]string{"-h"}, &stdout, &stderr); got != 0 || !strings.Contains(stderr.String(), "-size") {
+		t.Fatalf("-h: exit %d, usage %q; want 0 and the flags", got, stderr.String())
+	}
+	if got := run([]string{"-no-such-flag"}, &stdout, &stderr); got != 2 {
+		t.Fatalf("bad flag: exit %d, want 2", got)
 	}
 }
