@@ -4,11 +4,59 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/feed"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
+
+// A Feeder sends many operations at once and reports exactly one outcome for
+// each; here the emulator answers the first put with 429 (overload), which
+// the feeder retries under retries.Throttle, and the update with 412.
+func ExampleFeeder() {
+	srv := vespatest.NewServer()
+	defer srv.Close()
+	srv.ScriptFaults(vespatest.OpPut, vespatest.FaultOverload())
+	client, err := vespa.NewClient(srv.URL())
+	if err != nil {
+		panic(err)
+	}
+	defer client.Close()
+
+	var mu sync.Mutex
+	outcomes := map[string]int{}
+	f, err := feed.New(client, feed.Config{
+		// OnOutcome runs on the feeder's goroutines, concurrently.
+		OnOutcome: func(_ context.Context, o feed.Outcome) {
+			mu.Lock()
+			defer mu.Unlock()
+			outcomes[o.IDString()] = o.Status
+		},
+	})
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	yellow := vespa.MustParseDocumentID("id:mynamespace:music::yellow")
+	if err := f.Put(ctx, yellow, []byte(`{"title": "Yellow", "year": 2000}`)); err != nil {
+		panic(err)
+	}
+	// Operations on one document keep their order: this update follows the put.
+	if err := f.Enqueue(ctx, feed.Operation{Kind: vespa.OpUpdate, ID: yellow,
+		Fields: []byte(`{"year": {"increment": 1}}`), Condition: "music.year == 1999"}); err != nil {
+		panic(err)
+	}
+	if err := f.Close(ctx); err != nil {
+		panic(err)
+	}
+	s := f.Stats()
+	fmt.Println("succeeded", s.Succeeded, "failed", s.Failed, "retried on 429:", s.Retries["429"])
+	fmt.Println("last outcome of yellow:", outcomes["id:mynamespace:music::yellow"])
+	// Output:
+	// succeeded 1 failed 1 retried on 429: 1
+	// last outcome of yellow: 412
+}
 
 // Feeding a JSONL feed file to an emulator, reporting the bad line.
 func ExampleFeeder_FeedReader() {
