@@ -57,6 +57,27 @@
 // [Server.FaultStats] counts them. [WithMaxRequestBytes] makes large bodies
 // get 413.
 //
+// # Keeping a test's emulator up
+//
+// Like -httptest.serve, the -vespatest.serve flag keeps a test's emulator
+// running so that Vespa's own CLI, curl or a browser can be pointed at it. Run
+// one test with it, in the package's directory:
+//
+//	go test -run TestX -timeout 0 -vespatest.serve=127.0.0.1:8080
+//
+// The first [NewServer], [NewTestServer] or [Start] of that test then listens
+// on 127.0.0.1:8080, prints the URL and a few commands to stderr, and blocks
+// until the process is interrupted:
+//
+//	vespa config set target http://127.0.0.1:8080
+//	curl http://127.0.0.1:8080/state/v1/health
+//
+// The server has the schemas and application package its options gave it; the
+// test's code after the call does not run. -timeout 0 stops go test from
+// ending the test after its default ten minutes. The flag is registered only
+// in binaries built by go test and only when it is on the command line, so
+// programs that import vespatest have no such flag.
+//
 // # Visiting and continuation tokens
 //
 // Documents live in buckets chosen by a hash of their location, as in Vespa,

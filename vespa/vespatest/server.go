@@ -47,6 +47,16 @@ type Server struct {
 // panics if the options are invalid or the listener cannot be opened, as
 // httptest.NewServer does; use [Start] to get an error instead. Close it when
 // done.
+//
+// When a test binary is run with -vespatest.serve=addr (for example
+// go test -run TestX -timeout 0 -vespatest.serve=127.0.0.1:8080), NewServer,
+// [NewTestServer] and [Start] listen on addr instead, print to stderr where
+// the emulator serves and how to point Vespa's CLI and curl at it, and block
+// forever, as httptest.NewServer does with -httptest.serve: the failing
+// test's emulator stays up, with the schemas and application package its
+// options gave it, until the process is interrupted. The test's code after
+// NewServer does not run. The flag exists only in binaries built by go test,
+// and only when given; programs importing this package get no flag.
 func NewServer(opts ...Option) *Server {
 	s, err := Start(opts...)
 	if err != nil {
@@ -88,6 +98,9 @@ func Start(opts ...Option) (*Server, error) {
 	}
 	if err := validateSchemas(cfg.schemas); err != nil {
 		return nil, err
+	}
+	if serveAddr != "" {
+		cfg.addr = serveAddr // -vespatest.serve: a person will point a client here
 	}
 	s := &Server{cfg: cfg, store: newStore(), faults: newFaultSet(cfg.seed)}
 	for _, r := range cfg.faults {
@@ -149,6 +162,9 @@ func Start(opts ...Option) (*Server, error) {
 		}
 	}
 	cfg.logger.Info("vespatest: started", "url", s.url, "lenient", s.app.Load().lenient())
+	if serveAddr != "" {
+		serveForever(s)
+	}
 	return s, nil
 }
 
