@@ -1,6 +1,7 @@
 package vespatest
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -54,7 +55,11 @@ func serveForever(s *Server) {
 			files = f
 		}
 	}
-	writeServeHint(os.Stderr, s, files)
+	// One write for the whole message: a reader that sees the banner (such
+	// as TestServeFlag) then has the hints too, even if it stops us at once.
+	var msg bytes.Buffer
+	writeServeHint(&msg, s, files)
+	_, _ = os.Stderr.Write(msg.Bytes()) // nowhere better to report a failed write to stderr
 	select {}
 }
 
