@@ -16,7 +16,7 @@
 //     VESPA_CA_FILE and VESPA_CLUSTER. The suite deploys testdata/app to that
 //     config server, replacing the application it runs.
 //
-// A run feeds 10,000 songs (1,000 under -short or -race; the flag
+// A run feeds 10,000 songs (1,000 under -short; the flag
 // -suite.documents=N sets any number). When a target fails, its logs
 // (vespa.log and the container's output for the container) go to the test
 // log and to a file in the test's artifact directory, kept with
