@@ -286,16 +286,8 @@ func validate(n node, p params, schemas schemaSet) *resultError {
 			e := illegalQuery("query nested too deeply")
 			return &e
 		}
-		var kids []node
+		kids := operands(n)
 		switch n := n.(type) {
-		case andNode:
-			kids = n.kids
-		case orNode:
-			kids = n.kids
-		case weakAndNode:
-			kids = n.kids
-		case rankNode:
-			kids = n.kids
 		case notNode:
 			kids = []node{n.kid}
 		case containsNode:
@@ -386,16 +378,8 @@ func (e *evaluator) prepareNN(where node, docs []*docView, p params) error {
 				}
 				collect(k, depth+1)
 			}
-		case orNode:
-			for _, k := range n.kids {
-				collect(k, depth+1)
-			}
-		case weakAndNode:
-			for _, k := range n.kids {
-				collect(k, depth+1)
-			}
-		case rankNode:
-			for _, k := range n.kids {
+		case orNode, weakAndNode, rankNode:
+			for _, k := range operands(n) {
 				collect(k, depth+1)
 			}
 		case notNode:

@@ -90,22 +90,10 @@ func positiveTerms(n node) []containsNode {
 		if depth > maxDepth {
 			return
 		}
-		var kids []node
-		switch n := n.(type) {
-		case containsNode:
-			if len(n.same) == 0 {
-				out = append(out, n)
-			}
-		case andNode:
-			kids = n.kids
-		case orNode:
-			kids = n.kids
-		case weakAndNode:
-			kids = n.kids
-		case rankNode:
-			kids = n.kids
+		if c, ok := n.(containsNode); ok && len(c.same) == 0 {
+			out = append(out, c)
 		}
-		for _, k := range kids {
+		for _, k := range operands(n) {
 			walk(k, depth+1)
 		}
 	}

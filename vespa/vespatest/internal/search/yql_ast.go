@@ -20,6 +20,23 @@ type orderSpec struct {
 // node is a condition of a where clause.
 type node interface{ isNode() }
 
+// operands returns the conditions an and, or, weakAnd or rank combines, and
+// nil for any other node. A negation's operand is left out on purpose: the
+// callers treat `!` each in their own way.
+func operands(n node) []node {
+	switch n := n.(type) {
+	case andNode:
+		return n.kids
+	case orNode:
+		return n.kids
+	case weakAndNode:
+		return n.kids
+	case rankNode:
+		return n.kids
+	}
+	return nil
+}
+
 // annotations are the {key: value} annotations before an operator or a term.
 type annotations map[string]any
 
