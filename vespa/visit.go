@@ -161,7 +161,8 @@ func (c *Client) Visitor(req VisitRequest) (*Visitor, error) {
 // Each page request runs under [retries.Visit] on top of the client's
 // policy ([Client.RetryPolicy]): the client's policy retries 429s and
 // connection errors, then a page with a status of 400 or more becomes an
-// [*Error] that retries.Visit retries at once, up to 3 attempts. An error
+// [*Error] that retries.Visit retries at once, up to 3 attempts, unless it is
+// a final 4xx (400–499 but 408 and 429, such as a 403), which fails at once. An error
 // that remains is yielded once, with a nil *Document, and ends the sequence;
 // so does an invalid req, before anything is sent. The order of documents is
 // not defined.

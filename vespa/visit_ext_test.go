@@ -229,16 +229,35 @@ func TestVisit_ErrorAfterRetries(t *testing.T) {
 			t.Errorf("%d requests, want 2 inner × 3 outer = 6", got)
 		}
 	})
-	t.Run("400 is yielded after three attempts", func(t *testing.T) {
-		_, c := newVisitServer(t, visitFastRetries)
+	t.Run("a 400 is yielded at once", func(t *testing.T) {
+		srv, c := newVisitServer(t, visitFastRetries)
+		visitCorpus(t, srv, "ns", 3)
 		var errs []error
-		for _, err := range c.Visit(t.Context(), vespa.VisitRequest{Namespace: "ns", DocType: "music", Selection: "((("}) {
+		for _, err := range c.Visit(t.Context(), vespa.VisitRequest{Namespace: "ns", DocType: "music", Selection: "music.title == == 1"}) {
 			errs = append(errs, err)
 		}
 		if len(errs) != 1 || !errors.Is(errs[0], vespa.ErrBadRequest) {
 			t.Fatalf("got %v, want one 400 error", errs)
 		}
 	})
+	for _, status := range []int{http.StatusForbidden, http.StatusNotFound, http.StatusUnauthorized} {
+		t.Run(fmt.Sprintf("a %d page fails at once", status), func(t *testing.T) {
+			srv, c := newVisitServer(t, visitFastRetries)
+			visitCorpus(t, srv, "ns", 10)
+			srv.ScriptFaults(vespatest.OpVisit, vespatest.Fault{Status: status}, vespatest.Fault{Status: status}, vespatest.Fault{Status: status})
+			var errs []error
+			for _, err := range c.Visit(t.Context(), vespa.VisitRequest{Namespace: "ns", DocType: "music", Slices: 1}) {
+				errs = append(errs, err)
+			}
+			var ve *vespa.Error
+			if len(errs) != 1 || !errors.As(errs[0], &ve) || ve.StatusCode() != status {
+				t.Fatalf("got %v, want one error with status %d", errs, status)
+			}
+			if got := srv.FaultStats().ByStatus[status]; got != 1 {
+				t.Errorf("%d requests answered %d, want 1 (a final 4xx is not retried)", got, status)
+			}
+		})
+	}
 }
 
 func TestVisit_BreakStopsEverything(t *testing.T) {

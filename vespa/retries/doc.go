@@ -30,7 +30,7 @@
 //	DocV1         feeder, outer layer              an error, or a result with status 503       1 s·2^(n−1) (1 s, 2 s)                        3         the last outcome as it was
 //	Throttle      feeder, inner layer              a result with status 429                    uniform(0, min(10 s, 1 s·2^(n−1)))            never     — (only ctx ends it)
 //	SyncRequest   every sync data-plane request    a 429 result, or a connection error         0.1 s·1.618^(n−1) + uniform(0, 1 s)           11        the last outcome
-//	Visit         each visit page (on SyncRequest) an error carrying a status ≥ 400            none                                          3         the last error
+//	Visit         each visit page (on SyncRequest) an error with status ≥ 400 but a final 4xx  none                                          3         the last error
 //	ControlPlane  Vespa Cloud and config server    any error except a final 4xx                min(3 s, 1 s·2^(n−1)) (1 s, 2 s)              3         the original last error
 //	URLValidation model URL checks                 any error except a final 4xx                clamp(1 s·2^(n−1), 1 s, 10 s) (1 s, 2 s)      3         the original last error
 //	Embedder      the retrying models.Embedder     any error (RetryOn can narrow it)           WaitJittered(200 ms, 5 s, 2.0, 0.5)           3         the last error

@@ -39,9 +39,12 @@ var SyncRequest = New("SyncRequest", func(o Outcome) bool {
 
 // Visit is the policy of each visit page, on top of [SyncRequest]: an error
 // carrying an HTTP error status (400 or above) is retried at once, 3 attempts,
-// then the last error is returned.
+// then the last error is returned. A final 4xx ([IsFinal4xx]: 400–499 but
+// 408 and 429, such as a 403 or a 400 for a bad selection) is not retried:
+// asking again gives the same answer.
 var Visit = New("Visit", func(o Outcome) bool {
-	return errStatus(o.Err) >= 400
+	status := errStatus(o.Err)
+	return status >= 400 && !IsFinal4xx(status)
 }, WaitNone(), 3)
 
 // ControlPlane is the policy of Vespa Cloud and config-server calls (package

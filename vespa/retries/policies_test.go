@@ -141,8 +141,8 @@ func specs() map[string]policySpec {
 		},
 		"Visit": {
 			policy: Visit, attempts: 3,
-			retried:    []outcomeFunc{errorWithStatus(400), errorWithStatus(404), errorWithStatus(429), errorWithStatus(500), errorWithStatus(503)},
-			notRetried: []outcomeFunc{plainError, connReset, errorWithStatus(302), result(500), result(503), result2xx},
+			retried:    []outcomeFunc{errorWithStatus(408), errorWithStatus(429), errorWithStatus(500), errorWithStatus(503), errorWithStatus(504)},
+			notRetried: []outcomeFunc{plainError, connReset, errorWithStatus(302), errorWithStatus(400), errorWithStatus(403), errorWithStatus(404), errorWithStatus(499), result(500), result(503), result2xx},
 			wait:       exact(func(int) time.Duration { return 0 }),
 		},
 		"ControlPlane": {
