@@ -185,7 +185,7 @@ func TestVisit_ErrorAfterRetries(t *testing.T) {
 		srv.ScriptFaults(vespatest.OpVisit, vespatest.FaultUnavailable(), vespatest.FaultUnavailable(), vespatest.FaultUnavailable())
 		var n int
 		var last error
-		for d, err := range c.Visit(t.Context(), vespa.VisitRequest{Namespace: "ns", DocType: "music"}) {
+		for d, err := range c.Visit(t.Context(), vespa.VisitRequest{Namespace: "ns", DocType: "music", Slices: 1}) {
 			if err != nil {
 				last = err
 				continue

@@ -300,7 +300,7 @@ func TestVisitor_ResumeWhenPagesChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	v, err := c.Visitor(vespa.VisitRequest{Namespace: "ns", DocType: "music"})
+	v, err := c.Visitor(vespa.VisitRequest{Namespace: "ns", DocType: "music", Slices: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,13 +28,21 @@ type SelectionRequest struct {
 	DocType string
 	// Cluster is the content cluster; required.
 	Cluster string
+	// BucketSpace is the bucket space of a removal without DocType:
+	// BucketSpaceDefault or BucketSpaceGlobal. Empty: both, so that
+	// documents of global types are removed too. With DocType it must be
+	// empty (a type is in its own space).
+	BucketSpace string
 	// Selection is the document selection; required. "true" matches every
-	// document. Each matching document is updated or removed with the
-	// selection as its test-and-set condition, so a document changed in
-	// the meantime to no longer match is left alone.
+	// document. It must be one balanced expression (parentheses matched,
+	// strings closed), since Vespa combines it with the path's type and
+	// namespace. Each matching document is updated or removed with the
+	// selection as its test-and-set condition, so a document changed in the
+	// meantime to no longer match is left alone.
 	Selection string
 	// Slices splits the work into this many parts, SliceIDs of which this
-	// process runs, Parallelism at a time. Zero: 1.
+	// process runs, Parallelism at a time. Zero: 1 when SliceIDs is given,
+	// else as many as Parallelism (8 by default).
 	Slices int
 	// SliceIDs are the slices, each in [0, Slices), that this process runs;
 	// other processes can run the rest. Nil: all of them.
@@ -80,33 +88,31 @@ func (c *Client) RemoveWhere(ctx context.Context, req SelectionRequest) (int64, 
 }
 
 func (c *Client) massOperation(ctx context.Context, op, method string, req SelectionRequest, body []byte) (int64, error) {
-	ids, parallelism, err := checkSelectionRequest(op, &req)
+	chains, slicesN, parallelism, err := checkSelectionRequest(op, &req)
 	if err != nil {
 		return 0, err
 	}
 	path := "/document/v1/"
 	if req.DocType != "" {
-		if req.Namespace == "" {
-			return 0, fmt.Errorf("vespa: %s: DocType needs a Namespace", op)
-		}
 		path += EscapePathSegment(req.Namespace) + "/" + EscapePathSegment(req.DocType) + "/docid"
-	} else if req.Namespace != "" {
-		return 0, fmt.Errorf("vespa: %s: Namespace needs a DocType", op)
 	}
 	timeout := req.Timeout
 	if timeout <= 0 {
 		timeout = c.timeout
 	}
-	query := func(sliceID int, cont string) string {
+	query := func(ch visitChain, cont string) string {
 		q := "cluster=" + escapeQueryValue(req.Cluster) + "&selection=" + escapeQueryValue(req.Selection)
+		if ch.space != "" {
+			q += "&bucketSpace=" + ch.space
+		}
 		if timeout > 0 {
 			q += "&timeout=" + formatTimeout(timeout)
 		}
 		if req.TimeChunk > 0 {
 			q += "&timeChunk=" + formatTimeout(req.TimeChunk)
 		}
-		if req.Slices > 1 {
-			q += "&slices=" + strconv.Itoa(req.Slices) + "&sliceId=" + strconv.Itoa(sliceID)
+		if slicesN > 1 {
+			q += "&slices=" + strconv.Itoa(slicesN) + "&sliceId=" + strconv.Itoa(ch.slice)
 		}
 		if cont != "" {
 			q += "&continuation=" + escapeQueryValue(cont)
@@ -128,20 +134,24 @@ func (c *Client) massOperation(ctx context.Context, op, method string, req Selec
 			cancel(err)
 		})
 	}
-	todo := make(chan int, len(ids))
-	for _, id := range ids {
-		todo <- id
+	todo := make(chan visitChain, len(chains))
+	for _, ch := range chains {
+		todo <- ch
 	}
 	close(todo)
 	for range parallelism {
 		wg.Go(func() {
-			for id := range todo {
+			for ch := range todo {
 				cont := ""
+				guard := newAdvanceGuard("")
 				for {
 					// The zero Policy outside: one attempt, see the doc comment.
-					p, err := c.fetchVisitPage(ctx, op, method, path, query(id, cont), body, timeout, noRetry)
+					p, err := c.fetchVisitPage(ctx, op, method, path, query(ch, cont), body, timeout, noRetry)
 					if p != nil {
 						total.Add(p.count)
+					}
+					if err == nil {
+						err = guard.check(path, cont, p.next)
 					}
 					if err != nil {
 						fail(err)
@@ -159,46 +169,56 @@ func (c *Client) massOperation(ctx context.Context, op, method string, req Selec
 	return total.Load(), firstErr
 }
 
-// checkSelectionRequest validates req and returns the slice IDs to run and
-// the parallelism.
-func checkSelectionRequest(op string, req *SelectionRequest) ([]int, int, error) {
+// checkSelectionRequest validates req and returns the chains to run, the
+// number of slices and the parallelism.
+func checkSelectionRequest(op string, req *SelectionRequest) ([]visitChain, int, int, error) {
 	switch {
 	case req.Cluster == "":
-		return nil, 0, fmt.Errorf("vespa: %s: Cluster is required", op)
+		return nil, 0, 0, fmt.Errorf("vespa: %s: Cluster is required", op)
 	case req.Selection == "":
-		return nil, 0, fmt.Errorf("vespa: %s: Selection is required (\"true\" selects every document)", op)
+		return nil, 0, 0, fmt.Errorf("vespa: %s: Selection is required (\"true\" selects every document)", op)
+	case req.DocType != "" && req.Namespace == "":
+		return nil, 0, 0, fmt.Errorf("vespa: %s: DocType needs a Namespace", op)
+	case req.DocType == "" && req.Namespace != "":
+		return nil, 0, 0, fmt.Errorf("vespa: %s: Namespace needs a DocType", op)
 	case req.Slices < 0 || req.Slices > maxSlices:
-		return nil, 0, fmt.Errorf("vespa: %s: Slices %d is not in [0, %d]", op, req.Slices, maxSlices)
+		return nil, 0, 0, fmt.Errorf("vespa: %s: Slices %d is not in [0, %d]", op, req.Slices, maxSlices)
 	case req.Parallelism < 0:
-		return nil, 0, fmt.Errorf("vespa: %s: Parallelism %d is negative", op, req.Parallelism)
+		return nil, 0, 0, fmt.Errorf("vespa: %s: Parallelism %d is negative", op, req.Parallelism)
 	case req.Timeout < 0 || req.TimeChunk < 0:
-		return nil, 0, fmt.Errorf("vespa: %s: Timeout and TimeChunk must not be negative", op)
+		return nil, 0, 0, fmt.Errorf("vespa: %s: Timeout and TimeChunk must not be negative", op)
 	}
-	n := max(req.Slices, 1)
-	ids := slices.Clone(req.SliceIDs)
-	if ids == nil {
-		ids = make([]int, n)
-		for i := range ids {
-			ids[i] = i
-		}
+	if err := checkDocTypeName(op+": DocType", req.DocType); err != nil {
+		return nil, 0, 0, err
 	}
-	if len(ids) == 0 {
-		return nil, 0, fmt.Errorf("vespa: %s: SliceIDs is empty (nil means all slices)", op)
+	if err := checkSelection(op+": Selection", req.Selection); err != nil {
+		return nil, 0, 0, err
 	}
-	slices.Sort(ids)
-	for i, id := range ids {
-		if id < 0 || id >= n {
-			return nil, 0, fmt.Errorf("vespa: %s: slice ID %d is not in [0, %d)", op, id, n)
-		}
-		if i > 0 && ids[i-1] == id {
-			return nil, 0, fmt.Errorf("vespa: %s: slice ID %d is given twice", op, id)
-		}
+	spaces, err := bucketSpaces(op+": BucketSpace", req.BucketSpace, req.DocType == "")
+	if err != nil {
+		return nil, 0, 0, err
 	}
 	parallelism := req.Parallelism
 	if parallelism == 0 {
 		parallelism = DefaultVisitParallelism
 	}
-	return ids, min(parallelism, len(ids)), nil
+	n := req.Slices
+	switch {
+	case n != 0:
+	case req.SliceIDs != nil:
+		n = 1
+	default:
+		n = min(parallelism, maxSlices)
+	}
+	ids := slices.Clone(req.SliceIDs)
+	if ids == nil {
+		ids = allSlices(n)
+	}
+	if err := checkSliceIDs(op, ids, n); err != nil {
+		return nil, 0, 0, err
+	}
+	chains := chainsOf(spaces, ids)
+	return chains, n, min(parallelism, len(chains)), nil
 }
 
 // noRetry is the zero Policy: one attempt.

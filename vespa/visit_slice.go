@@ -82,10 +82,13 @@ func decodeVisitPage(p *visitPage, status int, h http.Header, body []byte) error
 	if len(vb.Documents) > 0 {
 		p.docs = make([]Document, 0, len(vb.Documents))
 		for _, d := range vb.Documents {
-			if d.ID == "" {
-				continue // a remove entry (includeRemoves), not asked for
+			switch {
+			case d.ID != "":
+				p.docs = append(p.docs, Document{ID: d.ID, Fields: d.Fields})
+			case d.Remove != "":
+				// A tombstone, which Vespa sends with includeRemoves.
+				p.docs = append(p.docs, Document{ID: d.Remove, Removed: true})
 			}
-			p.docs = append(p.docs, Document{ID: d.ID, Fields: d.Fields})
 		}
 	}
 	return nil
@@ -154,9 +157,9 @@ func (c *Client) fetchVisitPage(ctx context.Context, op, method, path, query str
 	})
 }
 
-// query returns the query string of a page request of slice sliceID that
+// query returns the query string of a page request of chain ch that
 // continues from cont.
-func (v *Visitor) query(sliceID int, cont string) string {
+func (v *Visitor) query(ch visitChain, cont string) string {
 	r := &v.req
 	var b []byte
 	add := func(key, value string) {
@@ -176,9 +179,7 @@ func (v *Visitor) query(sliceID int, cont string) string {
 	if r.FieldSet != "" {
 		add("fieldSet", r.FieldSet)
 	}
-	if r.WantedDocumentCount > 0 {
-		add("wantedDocumentCount", strconv.Itoa(r.WantedDocumentCount))
-	}
+	add("wantedDocumentCount", strconv.Itoa(v.wanted))
 	if r.Concurrency > 0 {
 		add("concurrency", strconv.Itoa(r.Concurrency))
 	}
@@ -188,9 +189,21 @@ func (v *Visitor) query(sliceID int, cont string) string {
 	if r.TensorFormat != "" {
 		add("format.tensors", r.TensorFormat)
 	}
+	if ch.space != "" {
+		add("bucketSpace", ch.space)
+	}
+	if v.from != 0 {
+		add("fromTimestamp", strconv.FormatInt(v.from, 10))
+	}
+	if v.to != 0 {
+		add("toTimestamp", strconv.FormatInt(v.to, 10))
+	}
+	if r.IncludeRemoves {
+		add("includeRemoves", "true")
+	}
 	if v.progress.slices > 1 {
 		add("slices", strconv.Itoa(v.progress.slices))
-		add("sliceId", strconv.Itoa(sliceID))
+		add("sliceId", strconv.Itoa(ch.slice))
 	}
 	if cont != "" {
 		add("continuation", cont)
@@ -205,13 +218,18 @@ func (v *Visitor) timeout() time.Duration {
 	return v.c.timeout
 }
 
-// fetchSlice fetches the pages of the slice at position pos from cont on
-// and sends them to out, until the slice is finished (true), a page fails
-// (the error is sent; false) or ctx ends (false).
+// fetchSlice fetches the pages of the chain at position pos from cont on
+// and sends them to out, until the chain is finished (true), a page fails
+// or the chain stops advancing (the error is sent; false) or ctx ends
+// (false).
 func (v *Visitor) fetchSlice(ctx context.Context, pos int, cont string, out chan<- *slicePage) bool {
-	id := v.sliceIDs[pos]
+	ch := v.chains[pos]
+	guard := newAdvanceGuard(cont)
 	for {
-		p, err := v.c.fetchVisitPage(ctx, "visit", http.MethodGet, v.path, v.query(id, cont), nil, v.timeout(), retries.Visit)
+		p, err := v.c.fetchVisitPage(ctx, "visit", http.MethodGet, v.path, v.query(ch, cont), nil, v.timeout(), retries.Visit)
+		if err == nil {
+			err = guard.check(v.path, cont, p.next)
+		}
 		sp := &slicePage{pos: pos, err: err}
 		if err == nil {
 			sp.docs, sp.next = p.docs, p.next

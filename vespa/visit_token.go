@@ -13,15 +13,17 @@ import (
 // A resume token is "v1." followed by the URL-safe base64 (unpadded) of a
 // JSON object that records, for every slice the visit took, where it stands:
 //
-//	{"f":<fingerprint>,"n":<slices>,"s":[{"i":<slice id>,"c":"<continuation>","k":<count>,"h":"<hashes>"},...]}
+//	{"f":<fingerprint>,"n":<slices>,"s":[{"i":<slice id>,"b":"<space>","c":"<continuation>","k":<count>,"h":"<hashes>"},...]}
 //
-// c is Vespa's continuation of the last page that was finished ("" before
+// There is one state per chain: a slice in a bucket space (b, "default" or
+// "global"; absent for a visit with a type in its path). c is Vespa's continuation of the last page that was finished ("" before
 // the first page), k how many documents from there on were already yielded,
 // and h the 64-bit FNV-1a hashes of their IDs (8 bytes each, base64), so
 // that a resumed visit skips exactly those documents even if Vespa ends its
 // pages elsewhere or orders them differently the second time. A slice that
 // is finished has "d":true. The fingerprint binds the token to the visit's
-// selection: namespace, document type, cluster, selection and slices.
+// selection: namespace, document type, cluster, bucket space, selection,
+// timestamps, removes and slices.
 
 const resumeTokenPrefix = "v1."
 
@@ -46,17 +48,23 @@ func tokenErrorf(format string, args ...any) error {
 // the continuation the current page was fetched with and the hashes of the
 // documents yielded since that point.
 type sliceState struct {
-	id   int
-	cont string
-	seen []uint64
-	done bool
+	id    int
+	space string // "" for a typed visit
+	cont  string
+	seen  []uint64
+	done  bool
+	// carry is set when the last page returned the continuation it was
+	// fetched with: the next page starts where it did, so its documents
+	// are checked against seen (transient, not in the token, whose seen
+	// has the same effect on a resume).
+	carry bool
 }
 
 // visitProgress is the decoded form of a resume token.
 type visitProgress struct {
 	fingerprint uint64
 	slices      int
-	states      []sliceState // sorted by id, unique
+	states      []sliceState // sorted by (space, id), unique
 }
 
 type tokenJSON struct {
@@ -67,6 +75,7 @@ type tokenJSON struct {
 
 type sliceJSON struct {
 	I int    `json:"i"`
+	B string `json:"b,omitempty"`
 	C string `json:"c,omitempty"`
 	K int    `json:"k,omitempty"`
 	H []byte `json:"h,omitempty"`
@@ -77,7 +86,7 @@ type sliceJSON struct {
 func (p *visitProgress) encode() string {
 	t := tokenJSON{F: p.fingerprint, N: p.slices, S: make([]sliceJSON, len(p.states))}
 	for i, s := range p.states {
-		js := sliceJSON{I: s.id, D: s.done}
+		js := sliceJSON{I: s.id, B: s.space, D: s.done}
 		if !s.done {
 			js.C, js.K = s.cont, len(s.seen)
 			if len(s.seen) > 0 {
@@ -126,7 +135,7 @@ func decodeResumeToken(s string) (*visitProgress, error) {
 	if t.N < 1 || t.N > maxSlices {
 		return nil, tokenErrorf("slices %d is not in [1, %d]", t.N, maxSlices)
 	}
-	if len(t.S) == 0 || len(t.S) > t.N {
+	if len(t.S) == 0 || len(t.S) > 2*t.N {
 		return nil, tokenErrorf("%d slice states for %d slices", len(t.S), t.N)
 	}
 	p := &visitProgress{fingerprint: t.F, slices: t.N, states: make([]sliceState, len(t.S))}
@@ -134,14 +143,18 @@ func decodeResumeToken(s string) (*visitProgress, error) {
 		switch {
 		case js.I < 0 || js.I >= t.N:
 			return nil, tokenErrorf("slice id %d is not in [0, %d)", js.I, t.N)
-		case i > 0 && js.I <= t.S[i-1].I:
+		case js.B != "" && js.B != BucketSpaceDefault && js.B != BucketSpaceGlobal:
+			return nil, tokenErrorf("slice %d: unknown bucket space %q", js.I, js.B)
+		case i > 0 && compareChains(visitChain{t.S[i-1].B, t.S[i-1].I}, visitChain{js.B, js.I}) >= 0:
 			return nil, tokenErrorf("slice ids are not sorted and unique")
+		case i > 0 && (js.B == "") != (t.S[i-1].B == ""):
+			return nil, tokenErrorf("slices with and without a bucket space")
 		case js.K < 0 || len(js.H) != 8*js.K:
 			return nil, tokenErrorf("slice %d: %d document hashes for a count of %d", js.I, len(js.H)/8, js.K)
 		case js.D && (js.C != "" || js.K != 0):
 			return nil, tokenErrorf("slice %d is finished but has a position", js.I)
 		}
-		st := sliceState{id: js.I, cont: js.C, done: js.D}
+		st := sliceState{id: js.I, space: js.B, cont: js.C, done: js.D}
 		if js.K > 0 {
 			st.seen = make([]uint64, js.K)
 			for j := range st.seen {
@@ -153,13 +166,13 @@ func decodeResumeToken(s string) (*visitProgress, error) {
 	return p, nil
 }
 
-// sliceIDs returns the IDs of the slices p records.
-func (p *visitProgress) sliceIDs() []int {
-	ids := make([]int, len(p.states))
+// chains returns the chains p records, in order.
+func (p *visitProgress) chains() []visitChain {
+	chains := make([]visitChain, len(p.states))
 	for i, s := range p.states {
-		ids[i] = s.id
+		chains[i] = visitChain{space: s.space, slice: s.id}
 	}
-	return ids
+	return chains
 }
 
 // hashID is the hash of a document ID kept in resume tokens.
@@ -169,10 +182,18 @@ func hashID(id string) uint64 {
 	return h.Sum64()
 }
 
-// visitFingerprint hashes what decides which documents a visit yields.
-func visitFingerprint(namespace, docType, cluster, selection string, slices int) uint64 {
+// visitFingerprint hashes what decides which documents a visit yields:
+// r's namespace, type, cluster, bucket space, selection, timestamp window
+// (from and to in µs) and removes, and the number of slices. The parts
+// added after the first version are hashed only when set, so that older
+// tokens of visits without them still resume.
+func visitFingerprint(r *VisitRequest, from, to int64, slices int) uint64 {
 	h := fnv.New64a()
-	for _, s := range []string{namespace, docType, cluster, selection, fmt.Sprint(slices)} {
+	parts := []string{r.Namespace, r.DocType, r.Cluster, r.Selection, fmt.Sprint(slices)}
+	if r.BucketSpace != "" || from != 0 || to != 0 || r.IncludeRemoves {
+		parts = append(parts, r.BucketSpace, fmt.Sprint(from), fmt.Sprint(to), fmt.Sprint(r.IncludeRemoves))
+	}
+	for _, s := range parts {
 		_, _ = h.Write([]byte(s))
 		_, _ = h.Write([]byte{0})
 	}

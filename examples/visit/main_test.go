@@ -128,7 +128,8 @@ func TestRun_UsageAndFailures(t *testing.T) {
 		{"no type", []string{"-endpoint", srv.URL(), "-namespace", "ns"}, 2},
 		{"bad slice ids", []string{"-endpoint", srv.URL(), "-namespace", "ns", "-type", "music", "-slice-ids", "a"}, 2},
 		{"bad resume token", []string{"-endpoint", srv.URL(), "-namespace", "ns", "-type", "music", "-resume", "nope"}, 2},
-		{"bad selection", []string{"-endpoint", srv.URL(), "-namespace", "ns", "-type", "music", "-selection", "((("}, 1},
+		{"unbalanced selection", []string{"-endpoint", srv.URL(), "-namespace", "ns", "-type", "music", "-selection", "((("}, 2},
+		{"selection Vespa rejects", []string{"-endpoint", srv.URL(), "-namespace", "ns", "-type", "music", "-selection", "music.title == == 1"}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
