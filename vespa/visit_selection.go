@@ -73,7 +73,8 @@ func checkSelection(field, sel string) error {
 }
 
 // quoteSelectionString returns s as a string literal of the selection
-// language: in single quotes, with '\', '\” and control bytes escaped.
+// language: in single quotes, with backslashes, single quotes and control
+// bytes escaped.
 func quoteSelectionString(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
