@@ -150,6 +150,42 @@ func (v *Visitor) Done() bool {
 	return v.stats.SlicesDone == v.stats.Slices
 }
 
+// TypedDocument is a document read by [VisitInto], its fields decoded.
+type TypedDocument[T any] struct {
+	// ID is the document ID as Vespa wrote it, such as "id:ns:music::a".
+	ID string
+	// Fields holds the document's fields; the zero T when Removed.
+	Fields T
+	// Removed marks a tombstone (VisitRequest.IncludeRemoves).
+	Removed bool
+}
+
+// VisitInto is [Client.Visit] with each document's fields decoded into a T,
+// which may be a struct (with json tags) or a map, as [GetInto] does. A
+// document whose fields do not decode into a T is an error that names it and
+// ends the sequence, as does any error of the visit. To resume, use
+// [Client.Visitor] and decode [Document.Fields] in the loop.
+func VisitInto[T any](ctx context.Context, c *Client, req VisitRequest) iter.Seq2[*TypedDocument[T], error] {
+	return func(yield func(*TypedDocument[T], error) bool) {
+		for d, err := range c.Visit(ctx, req) {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			td := &TypedDocument[T]{ID: d.ID, Removed: d.Removed}
+			if !d.Removed && len(d.Fields) > 0 {
+				if err := json.Unmarshal(d.Fields, &td.Fields); err != nil {
+					yield(nil, fmt.Errorf("vespa: visit: decoding the fields of %s into %T: %w", quoteShort(d.ID, 200), td.Fields, err))
+					return
+				}
+			}
+			if !yield(td, nil) {
+				return
+			}
+		}
+	}
+}
+
 // errVisitorUsed is yielded by a second call of Visitor.All.
 var errVisitorUsed = errors.New("vespa: Visitor.All called twice (a Visitor is single-use; resume with its ResumeToken)")
 

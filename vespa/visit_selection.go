@@ -97,8 +97,8 @@ func quoteSelectionString(s string) string {
 
 // composeSelection joins the parts that restrict a visit at the root, each
 // in parentheses, as Vespa joins a path's parts: (<selection>) and (<type>)
-// and (id.namespace=='<ns>'). The parts must have been checked. A single
-// part is sent as it is.
+// and (id.namespace=='<ns>'). The parts must have been checked. A
+// selection alone is sent as it is; no parts make no selection.
 func composeSelection(selection, docType, namespace string) string {
 	var parts []string
 	if selection != "" {
@@ -110,7 +110,10 @@ func composeSelection(selection, docType, namespace string) string {
 	if namespace != "" {
 		parts = append(parts, "id.namespace=="+quoteSelectionString(namespace))
 	}
-	if len(parts) == 1 && selection != "" {
+	switch {
+	case len(parts) == 0:
+		return ""
+	case len(parts) == 1 && selection != "":
 		return selection
 	}
 	return "(" + strings.Join(parts, ") and (") + ")"

@@ -280,7 +280,9 @@ func (s *Server) scan(spec *visitSpec, deadline time.Time, emit func([]visited))
 	for b := t.nextBucket(t.next); b < bucketCount; b = t.nextBucket(b + 1) {
 		var batch []visited
 		for _, doc := range s.store.readBucket(int(b)) {
-			if spec.from != 0 && doc.modified < spec.from || spec.to != 0 && doc.modified >= spec.to {
+			// Both ends are included, as proton's DocumentIterator keeps
+			// from <= timestamp <= to.
+			if spec.from != 0 && doc.modified < spec.from || spec.to != 0 && doc.modified > spec.to {
 				continue
 			}
 			if doc.removed() && !spec.includeRemoves {
