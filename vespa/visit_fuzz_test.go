@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/http"
 	"reflect"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -68,4 +70,87 @@ func FuzzVisitPage(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The string literals of the selection language as Vespa's two lexers read
+// them, with POSIX leftmost-longest matching (in which a negated class does
+// not match a newline, hence the explicit \n): the container's JavaCC lexer
+// (SelectParser.jj: a quote, then any byte but the quote or a backslash and
+// the quote, then the quote) and the content nodes' flex lexer (lexer.ll).
+var (
+	javaLiterals = regexp.MustCompilePOSIX("'([^']|\n|\\\\')*'|\"([^\"]|\n|\\\\\")*\"")
+	cppLiterals  = regexp.MustCompilePOSIX("'(\\\\([\\\\tnfr']|x[0-9a-fA-F][0-9a-fA-F])|[^'\\\\]|\n)*'|\"(\\\\([\\\\tnfr\"]|x[0-9a-fA-F][0-9a-fA-F])|[^\"\\\\]|\n)*\"")
+)
+
+// FuzzCheckSelection checks that a selection checkSelection accepts cannot
+// leave the parentheses it is wrapped in, as either of Vespa's lexers reads
+// it (regexps above, not the code under test): in "(" + sel + ") and
+// (id.namespace=='ns')", with string literals taken out, the first
+// parenthesis closes exactly at the end of sel, and no quote is left open.
+func FuzzCheckSelection(f *testing.F) {
+	for _, s := range []string{"true", "true) or (true", "music.title == ')'", `a == "\"" or (b)`, "((a)", `'\'`, `x == 'a\\'`, `'\\' == ') or true or ('`, "()", ""} {
+		f.Add(s)
+	}
+	const suffix = " and (id.namespace=='ns')"
+	f.Fuzz(func(t *testing.T, sel string) {
+		if checkSelection("Selection", sel) != nil {
+			return
+		}
+		for name, re := range map[string]*regexp.Regexp{"Java": javaLiterals, "C++": cppLiterals} {
+			stripped := re.ReplaceAllString("("+sel+")"+suffix, "s")
+			if strings.ContainsAny(stripped, `'"`) {
+				t.Fatalf("accepted %q, in which %s's lexer leaves a quote open: %s", sel, name, stripped)
+			}
+			want := " and (id.namespace==s)"
+			if !strings.HasSuffix(stripped, want) {
+				t.Fatalf("accepted %q, which %s's lexer reads into the namespace part: %s", sel, name, stripped)
+			}
+			group := strings.TrimSuffix(stripped, want)
+			depth := 0
+			for i, c := range group {
+				switch c {
+				case '(':
+					depth++
+				case ')':
+					depth--
+				}
+				if depth == 0 && i != len(group)-1 {
+					t.Fatalf("accepted %q, which as %s's lexer reads it closes its parenthesis at byte %d: %s", sel, name, i, group)
+				}
+			}
+		}
+	})
+}
+
+func TestCheckSelection(t *testing.T) {
+	for sel, ok := range map[string]bool{
+		"true":                             true,
+		"music.year > 2000 and (a or b)":   true,
+		`music.title == ")" or (x)`:        true,
+		`music.title =~ "a\\.b"`:           true,
+		`music.title == 'it\'s'`:           true,
+		`music.title == "\x41"`:            true,
+		"true) or (true":                   false,
+		"(true":                            false,
+		`music.title == "x`:                false,
+		`music.title == 'a\\'`:             false, // Java and C++ differ
+		`'\\' == ') or true or ('`:         false,
+		`music.title == "\q"`:              false,
+		"":                                 false,
+		"   ":                              false,
+		"a\x00":                            false,
+		`music.title == "x" or ")" == ")"`: true,
+	} {
+		if err := checkSelection("Selection", sel); (err == nil) != ok {
+			t.Errorf("checkSelection(%q) = %v, want ok=%v", sel, err, ok)
+		}
+	}
+}
+
+func TestCheckNamespace(t *testing.T) {
+	for ns, ok := range map[string]bool{"ns": true, "my-ns.1": true, "": true, "a'b": false, `a\`: false, `a"b`: false, "a\nb": false} {
+		if err := checkNamespace("Namespace", ns); (err == nil) != ok {
+			t.Errorf("checkNamespace(%q) = %v, want ok=%v", ns, err, ok)
+		}
+	}
 }

@@ -191,6 +191,9 @@ func checkSelectionRequest(op string, req *SelectionRequest) ([]visitChain, int,
 	if err := checkDocTypeName(op+": DocType", req.DocType); err != nil {
 		return nil, 0, 0, err
 	}
+	if err := checkNamespace(op+": Namespace", req.Namespace); err != nil {
+		return nil, 0, 0, err
+	}
 	if err := checkSelection(op+": Selection", req.Selection); err != nil {
 		return nil, 0, 0, err
 	}

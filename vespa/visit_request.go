@@ -58,8 +58,9 @@ const (
 type VisitRequest struct {
 	// Namespace is the namespace of the documents visited; with DocType it
 	// makes the path /document/v1/<ns>/<type>/docid. With DocType empty it
-	// is added to the selection as id.namespace=='<ns>' instead. Empty: every
-	// namespace.
+	// is added to the selection as id.namespace=='<ns>' instead. Vespa puts
+	// it in a selection either way, so it may hold no quote, backslash or
+	// control byte. Empty: every namespace.
 	Namespace string
 	// DocType is the document type visited: a name of letters, digits and
 	// '_'. Empty: every document type, at /document/v1/, which needs Cluster
@@ -224,6 +225,9 @@ func (v *Visitor) init() error {
 		return errors.New("vespa: VisitRequest: Cluster is required to visit without both Namespace and DocType")
 	}
 	if err := checkDocTypeName("VisitRequest: DocType", r.DocType); err != nil {
+		return err
+	}
+	if err := checkNamespace("VisitRequest: Namespace", r.Namespace); err != nil {
 		return err
 	}
 	if r.Selection != "" {

@@ -1,14 +1,15 @@
 package vespa
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
 
 // This file builds the document selection a visit or a mass operation
 // sends, from the caller's parts, so that no part can change the meaning of
-// another: the document type is checked to be a name, the namespace is
-// quoted, and the caller's selection is checked to be one balanced
+// another: the document type is checked to be a name, the namespace to
+// hold no quote, backslash or control byte, and the caller's selection is checked to be one balanced
 // expression before it is put in parentheses. Without these checks a
 // selection such as `true) or (true` closes the parenthesis it is wrapped
 // in and turns "(sel) and (id.namespace=='a')" into a visit of everything.
@@ -34,6 +35,14 @@ func checkDocTypeName(field, name string) error {
 // operand whatever sel holds. It does not check the grammar otherwise: that
 // is Vespa's job, and a mistake there is a 400 that names it. field names
 // the request field, for the message.
+//
+// Vespa reads a selection twice, and the two lexers differ on backslashes:
+// the content nodes' (C++, lexer.ll) allow only the escapes \\ \t \n \f \r
+// \xHH and the literal's own quote, while the container's (JavaCC,
+// SelectParser.jj) takes the longest literal it can, so that in '...\\' it
+// may read the last quote as escaped and go on. So a literal must use only
+// the C++ escapes and must not end in an escaped backslash; then both read
+// the same literals as this check does.
 func checkSelection(field, sel string) error {
 	if strings.TrimSpace(sel) == "" {
 		return fmt.Errorf("vespa: %s is blank (leave it empty to select every document)", field)
@@ -45,7 +54,11 @@ func checkSelection(field, sel string) error {
 		c := sel[i]
 		switch {
 		case quote != 0 && c == '\\':
-			i++ // the escaped byte, whatever it is, is part of the literal
+			n, err := escapeLen(sel[i+1:], quote)
+			if err != nil {
+				return fmt.Errorf("vespa: %s: the string literal at byte %d: %w", field, start, err)
+			}
+			i += n
 		case quote != 0:
 			if c == quote {
 				quote = 0
@@ -72,27 +85,41 @@ func checkSelection(field, sel string) error {
 	return nil
 }
 
-// quoteSelectionString returns s as a string literal of the selection
-// language: in single quotes, with backslashes, single quotes and control
-// bytes escaped.
-func quoteSelectionString(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('\'')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\\' || c == '\'':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c < 0x20 || c == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, c)
-		default:
-			b.WriteByte(c)
+// escapeLen returns how many bytes of rest, which follows a backslash in a
+// literal quoted by quote, the escape takes, or an error for an escape that
+// Vespa's two lexers do not read alike (see checkSelection).
+func escapeLen(rest string, quote byte) (int, error) {
+	if rest == "" {
+		return 0, errors.New("it is not closed")
+	}
+	switch e := rest[0]; {
+	case e == 'x' && len(rest) >= 3 && isHex(rest[1]) && isHex(rest[2]):
+		return 3, nil
+	case e == '\\' && len(rest) >= 2 && rest[1] == quote:
+		return 0, errors.New(`it ends in an escaped backslash, which Vespa's parsers read differently (write \x5c)`)
+	case e == '\\' || e == 't' || e == 'n' || e == 'f' || e == 'r' || e == quote:
+		return 1, nil
+	default:
+		return 0, fmt.Errorf(`unknown escape \%c (Vespa knows \\ \t \n \f \r \xHH and the quote)`, e)
+	}
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// checkNamespace returns an error unless ns can be put in a selection
+// string literal as it is: Vespa itself composes a path's namespace into
+// its selection as id.namespace=='<ns>' without escaping, so a quote or a
+// backslash in it would end the literal there; control bytes are refused
+// too. field names the request field, for the message.
+func checkNamespace(field, ns string) error {
+	for i := 0; i < len(ns); i++ {
+		if c := ns[i]; c == '\'' || c == '"' || c == '\\' || c < 0x20 || c == 0x7f {
+			return fmt.Errorf("vespa: %s %q: a quote, a backslash or a control byte (at byte %d) cannot be in a namespace Vespa puts in a selection", field, ns, i)
 		}
 	}
-	b.WriteByte('\'')
-	return b.String()
+	return nil
 }
 
 // composeSelection joins the parts that restrict a visit at the root, each
@@ -108,7 +135,7 @@ func composeSelection(selection, docType, namespace string) string {
 		parts = append(parts, docType)
 	}
 	if namespace != "" {
-		parts = append(parts, "id.namespace=="+quoteSelectionString(namespace))
+		parts = append(parts, "id.namespace=='"+namespace+"'") // checked by checkNamespace
 	}
 	switch {
 	case len(parts) == 0:
