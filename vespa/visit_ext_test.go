@@ -219,7 +219,7 @@ func TestVisit_ErrorAfterRetries(t *testing.T) {
 		}
 		srv.ScriptFaults(vespatest.OpVisit, faults...)
 		var last error
-		for _, err := range c.Visit(t.Context(), vespa.VisitRequest{Namespace: "ns", DocType: "music"}) {
+		for _, err := range c.Visit(t.Context(), vespa.VisitRequest{Namespace: "ns", DocType: "music", Slices: 1}) {
 			last = err
 		}
 		if !errors.Is(last, vespa.ErrTooManyRequests) {
