@@ -4,11 +4,18 @@
 //	go run ./examples/visit -namespace ns -type music > music.jsonl
 //	go run ./examples/visit -endpoint http://a:8080 -namespace ns -type music | go run ./examples/feed -endpoint http://b:8080
 //
-// copies a corpus. It fetches -slices slices in parallel; -slice-ids lets
-// several processes share one visit. A summary and a resume token go to
-// stderr; on Ctrl-C (or any failure) the token says where to go on from:
+// copies a corpus. It follows the library's defaults: pages of 1000
+// documents (-wanted) and 8 slices fetched in parallel (-parallelism; -slices
+// splits finer, -slice-ids lets several processes share one visit); a visit
+// without -type covers both bucket spaces (-bucket-space narrows it). A
+// summary and a resume token go to stderr; on Ctrl-C (or any failure) the
+// token says where to go on from:
 //
 //	go run ./examples/visit -namespace ns -type music -resume v1.eyJm...
+//
+// -from and -to (RFC 3339 times) and -include-removes make an incremental
+// export: what changed in the window, removals as {"remove": "<id>"} lines,
+// so that feeding the output replays the changes.
 //
 // -endpoint defaults to $VESPA_ENDPOINT, else http://localhost:8080. -token,
 // -cert, -key and -ca-cert authenticate as in examples/feed, and default to
@@ -50,6 +57,18 @@ func main() {
 	os.Exit(code)
 }
 
+// timeFlag parses an RFC 3339 time into *t.
+func timeFlag(t *time.Time) func(string) error {
+	return func(s string) error {
+		v, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			return err
+		}
+		*t = v
+		return nil
+	}
+}
+
 // run parses args and visits; it returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("visit", flag.ContinueOnError)
@@ -67,18 +86,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&req.Cluster, "cluster", "", "content `cluster`; empty: the only one")
 	fs.StringVar(&req.Selection, "selection", "", "document `selection`, such as 'music.year > 2000'")
 	fs.StringVar(&req.FieldSet, "field-set", "", "`field set`, such as '[all]' or 'music:title,year'")
-	fs.IntVar(&req.Slices, "slices", 0, "number of `slices` to split the corpus into (default 1, or the resume token's)")
+	fs.StringVar(&req.BucketSpace, "bucket-space", "", "`space` of a visit without -type: default or global (default both)")
+	fs.Func("from", "visit documents written at or after this `time` (RFC 3339)", timeFlag(&req.FromTimestamp))
+	fs.Func("to", "visit documents written at or before this `time` (RFC 3339)", timeFlag(&req.ToTimestamp))
+	fs.BoolVar(&req.IncludeRemoves, "include-removes", false, "write removed documents as {\"remove\": id} lines")
+	fs.IntVar(&req.Slices, "slices", 0, "number of `slices` to split the corpus into (default: the resume token's, else -parallelism)")
 	fs.StringVar(&sliceIDs, "slice-ids", "", "comma-separated `IDs` of the slices this process visits (default all)")
-	fs.IntVar(&req.Parallelism, "parallelism", 0, "slices fetched at once (default min(slices, 8))")
-	fs.IntVar(&req.WantedDocumentCount, "wanted", 0, "wanted documents per page (default Vespa's)")
+	fs.IntVar(&req.Parallelism, "parallelism", 0, fmt.Sprintf("slices fetched at once (default %d)", vespa.DefaultVisitParallelism))
+	fs.IntVar(&req.WantedDocumentCount, "wanted", 0, fmt.Sprintf("wanted documents per page (default %d)", vespa.DefaultWantedDocumentCount))
 	fs.IntVar(&req.Concurrency, "concurrency", 0, "Vespa's visitor concurrency per page (default Vespa's)")
 	fs.DurationVar(&req.Timeout, "timeout", 0, "Vespa timeout of each page request (default Vespa's, 180s)")
 	fs.StringVar(&req.ResumeToken, "resume", "", "resume `token` printed by an earlier, unfinished run")
 	creds.Register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: visit [-endpoint URL] -namespace NS -type T [-cluster C] [-selection S] [-field-set F]\n"+
+			"             [-from TIME] [-to TIME] [-include-removes] [-bucket-space S] [-wanted N]\n"+
 			"             [-slices N] [-slice-ids 0,1] [-resume TOKEN] [-token T | -cert F -key F] [-ca-cert F]\n\n"+
-			"Writes every document as {\"put\": id, \"fields\": {...}} per line on stdout.\n\n")
+			"Writes every document as {\"put\": id, \"fields\": {...}} per line on stdout\n"+
+			"(and removed ones as {\"remove\": id} with -include-removes).\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

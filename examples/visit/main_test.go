@@ -10,9 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -298,4 +301,33 @@ func TestRun_MutualTLS(t *testing.T) {
 			t.Errorf("exit %d, want 1: %s", code, stderr.String())
 		}
 	})
+}
+
+func TestRun_IncrementalExportWritesRemoves(t *testing.T) {
+	srv, _ := newCorpus(t, 50)
+	time.Sleep(2 * time.Millisecond)
+	from := time.Now()
+	time.Sleep(2 * time.Millisecond)
+	c, err := vespa.NewClient(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Remove(t.Context(), vespa.MustParseDocumentID("id:ns:music::7"), vespa.OperationOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.PutDocument("id:ns:music::new", json.RawMessage(`{"n":-1}`)); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	args := []string{"-endpoint", srv.URL(), "-namespace", "ns", "-type", "music", "-from", from.Format(time.RFC3339Nano), "-include-removes"}
+	if code := run(t.Context(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	slices.Sort(lines)
+	want := []string{`{"put":"id:ns:music::new","fields":{"n":-1}}`, `{"remove":"id:ns:music::7"}`}
+	if !slices.Equal(lines, want) {
+		t.Errorf("wrote %q, want %q", lines, want)
+	}
 }
