@@ -64,6 +64,11 @@ type VisitStats struct {
 	// Slices is the number of chains this visit follows: its slices, once
 	// per bucket space visited.
 	Slices int
+	// PercentFinished is how much of the visit is done, in [0, 100]: the
+	// mean over its chains of Vespa's percentFinished, which Vespa reports
+	// only on streamed pages ([VisitRequest.Stream]); a chain without it
+	// counts 0 until it is finished and 100 after.
+	PercentFinished float64
 }
 
 // Visitor is one visit: its documents come from [Visitor.All], and its
@@ -85,7 +90,8 @@ type Visitor struct {
 	mu       sync.Mutex
 	started  bool
 	progress visitProgress // states by position in chains
-	pending  [][]uint64    // per slice position: hashes to skip still
+	pending  [][]uint64    // per chain position: hashes to skip still
+	percent  []float64     // per chain position: percentFinished
 	stats    VisitStats
 }
 
@@ -140,7 +146,18 @@ func (v *Visitor) ResumeToken() string {
 func (v *Visitor) Stats() VisitStats {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	return v.stats
+	st := v.stats
+	if len(v.percent) > 0 {
+		var sum float64
+		for i, pc := range v.percent {
+			if v.progress.states[i].done {
+				pc = 100
+			}
+			sum += pc
+		}
+		st.PercentFinished = sum / float64(len(v.percent))
+	}
+	return st
 }
 
 // Done reports whether every slice of the visit is finished.
@@ -288,6 +305,9 @@ func (v *Visitor) deliver(p *slicePage, yield func(*Document, error) bool) bool 
 	v.mu.Lock()
 	v.stats.Pages++
 	st := &v.progress.states[p.pos]
+	if p.hasPercent {
+		v.percent[p.pos] = min(max(p.percent, 0), 100)
+	}
 	v.mu.Unlock()
 	for i := range p.docs {
 		d := &p.docs[i]

@@ -52,20 +52,28 @@ func FuzzVisitPage(f *testing.F) {
 	f.Add(``)
 	f.Add(`{"documents":[{"id":1}]}`)
 	f.Add(`[]`)
+	f.Add("{\"put\":\"id:ns:music::a\",\"fields\":{}}\n{\"remove\":\"id:ns:music::b\"}\n{\"continuation\":{\"token\":\"AAAA\",\"percentFinished\":12.5}}\n")
+	f.Add("{\"message\":{\"text\":\"boom\",\"severity\":\"error\"}}\n{\"continuation\":{\"percentFinished\":100}}\n")
+	jsonl := http.Header{"Content-Type": {"application/jsonl; charset=UTF-8"}}
 	f.Fuzz(func(t *testing.T, body string) {
-		for _, status := range []int{200, 500} {
-			var p visitPage
-			err := decodeVisitPage(&p, status, http.Header{}, []byte(body))
-			if err != nil {
-				var ve *Error
-				if status != 200 || !errors.As(err, &ve) || ve.Status != 200 {
-					t.Fatalf("status %d: error %v", status, err)
+		for _, h := range []http.Header{{}, jsonl} {
+			for _, status := range []int{200, 500} {
+				p := visitPage{Result: Result{Status: status}}
+				err := decodeVisitPage(&p, status, h, []byte(body))
+				if err != nil {
+					var ve *Error
+					if status != 200 || !errors.As(err, &ve) || ve.Status != 200 {
+						t.Fatalf("status %d: error %v", status, err)
+					}
+					continue
 				}
-				continue
-			}
-			for _, d := range p.docs {
-				if d.ID == "" {
-					t.Fatalf("a document without an ID from %q", body)
+				if status == 200 && p.Status != 200 && len(p.docs) > 0 {
+					t.Fatalf("a failed page with documents from %q", body)
+				}
+				for _, d := range p.docs {
+					if d.ID == "" {
+						t.Fatalf("a document without an ID from %q", body)
+					}
 				}
 			}
 		}

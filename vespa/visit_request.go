@@ -113,6 +113,15 @@ type VisitRequest struct {
 	// its own goroutine. Zero: DefaultVisitParallelism (8), at most one per
 	// chain (a slice in one bucket space).
 	Parallelism int
+	// Stream asks Vespa to stream each page (stream=true): it sends the
+	// documents as it visits them, in JSON Lines, with its percentFinished
+	// after each bucket (see [VisitStats.PercentFinished]), and throttles
+	// the visiting dynamically (Concurrency is then its upper bound). Pages
+	// still end at WantedDocumentCount, so that each is read whole before
+	// its documents are yielded: a page that reports a failure, or that was
+	// cut short, is fetched again, and no document is yielded twice. False:
+	// pages are answered once complete.
+	Stream bool
 	// Timeout is Vespa's timeout of each page request; the client waits
 	// 1.1×Timeout + 1 s for it. Zero: the client's default (WithTimeout),
 	// else Vespa's 180 s.
@@ -314,6 +323,7 @@ func (v *Visitor) init() error {
 	fp := visitFingerprint(r, v.from, v.to, slicesN)
 	v.progress = visitProgress{fingerprint: fp, slices: slicesN, states: make([]sliceState, len(chains))}
 	v.pending = make([][]uint64, len(chains))
+	v.percent = make([]float64, len(chains))
 	for i, ch := range chains {
 		v.progress.states[i] = sliceState{id: ch.slice, space: ch.space}
 	}

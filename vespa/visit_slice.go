@@ -23,10 +23,13 @@ import (
 // documents and the continuation after it ("" when the slice is finished),
 // or the error that ended the slice.
 type slicePage struct {
-	pos  int // position of the slice in Visitor.sliceIDs
+	pos  int // position of the chain in Visitor.chains
 	docs []Document
 	next string
 	err  error
+	// percent is Vespa's percentFinished of the chain, when hasPercent.
+	percent    float64
+	hasPercent bool
 }
 
 // visitPage is the answer to one page request of a visit (documents) or of
@@ -36,6 +39,10 @@ type visitPage struct {
 	docs  []Document
 	count int64
 	next  string
+	// percent is Vespa's percentFinished of the slice, which only streamed
+	// JSON Lines pages carry (hasPercent).
+	percent    float64
+	hasPercent bool
 }
 
 // visitBody is the JSON of a page: {"pathId","documents","documentCount",
@@ -63,6 +70,9 @@ func decodeVisitPage(p *visitPage, status int, h http.Header, body []byte) error
 	p.Status = status
 	if v := h.Get("Retry-After"); v != "" {
 		p.retryAfter, p.hasRetry = parseRetryAfter(v, time.Now())
+	}
+	if p.OK() && isJSONLines(h) {
+		return decodeVisitLines(p, body)
 	}
 	var vb visitBody
 	err := json.Unmarshal(body, &vb)
@@ -119,7 +129,7 @@ func (c *Client) pageOnce(ctx context.Context, op, method, path, query string, b
 	if body != nil {
 		req.Header["Content-Type"] = jsonContentType
 	}
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Accept", visitAccept)
 	c.setFixedHeaders(req.Header)
 	resp, err := c.hc.Do(req)
 	if err != nil {
@@ -189,6 +199,9 @@ func (v *Visitor) query(ch visitChain, cont string) string {
 	if r.TensorFormat != "" {
 		add("format.tensors", r.TensorFormat)
 	}
+	if r.Stream {
+		add("stream", "true")
+	}
 	if ch.space != "" {
 		add("bucketSpace", ch.space)
 	}
@@ -232,7 +245,7 @@ func (v *Visitor) fetchSlice(ctx context.Context, pos int, cont string, out chan
 		}
 		sp := &slicePage{pos: pos, err: err}
 		if err == nil {
-			sp.docs, sp.next = p.docs, p.next
+			sp.docs, sp.next, sp.percent, sp.hasPercent = p.docs, p.next, p.percent, p.hasPercent
 		}
 		select {
 		case out <- sp:

@@ -430,8 +430,9 @@ func (d *docReq) visitJSONL(spec *visitSpec, deadline time.Time) {
 
 // visitFault runs an injected fault on a visit kind. A status fault is a
 // visitor failure: a streamed visit has already answered 200, so it reports
-// the failure in "message" and always gives a continuation; a non-streamed
-// one answers the status with no continuation. Mass operations fail on their
+// the failure in "message" (a JSON Lines message line when negotiated) and
+// always gives a continuation; a non-streamed one answers the status with no
+// continuation. 429 and 503 are answered as statuses either way. Mass operations fail on their
 // first document.
 func (d *docReq) visitFault(spec *visitSpec) bool {
 	f, ok := d.s.faults.pick(d.op, d.pathID)
@@ -453,8 +454,19 @@ func (d *docReq) visitFault(spec *visitSpec) bool {
 		msg = defaultFaultMessage(f.Status)
 	}
 	body := object{{"pathId", jsonString(d.pathID)}}
+	// 429 and 503 come from the handler before a visit starts (its queue is
+	// full, or JDisc has no thread), so a streamed visit gets them as its
+	// status too; other failures happen while the visit streams.
+	streaming := spec.stream && f.Status != http.StatusTooManyRequests && f.Status != http.StatusServiceUnavailable
 	switch {
-	case d.op == OpVisit && spec.stream:
+	case d.op == OpVisit && streaming && spec.jsonl:
+		// As StreamingJsonLinesResponse: the message, the document count
+		// and the continuation to go on from, after a 200.
+		d.w.Header().Set("Content-Type", "application/jsonl; charset=UTF-8")
+		d.w.WriteHeader(http.StatusOK)
+		_, _ = fmt.Fprintf(d.w, `{"message":{"text":%s,"severity":"error"}}`+"\n"+`{"sessionStats":{"documentCount":0}}`+"\n"+`{"continuation":{"token":%s,"percentFinished":%s}}`+"\n",
+			jsonString(msg), jsonString(spec.token.String()), formatPercent(spec.token.percent()))
+	case d.op == OpVisit && streaming:
 		body = append(body, member{"documents", json.RawMessage("[]")}, member{"documentCount", jsonInt(0)},
 			member{"message", jsonString(msg)}, member{"continuation", jsonString(spec.token.String())})
 		writeJSON(d.w, http.StatusOK, body)
