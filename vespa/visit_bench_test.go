@@ -9,10 +9,12 @@ import (
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
-// BenchmarkVisit visits a 20,000-document corpus in the emulator with 1 and
-// with 4 slices, and reports documents per second. The "page latency"
-// variants add 5 ms to every page, as a network and content node would, which
-// is where parallel slices pay off; without it the emulator is CPU-bound.
+// BenchmarkVisit visits a 20,000-document corpus in the emulator one slice
+// at a time, with the defaults (8 slices, pages of 1000), and with the
+// defaults streamed, with pages of 1000 and of 5000, and reports documents
+// per second. The "page latency" variants add 5 ms to every page, as a
+// network and content node would, which is where parallel slices pay off;
+// without it the emulator is CPU-bound.
 //
 //	go test -run XXX -bench BenchmarkVisit -benchtime 3x ./vespa
 func BenchmarkVisit(b *testing.B) {
@@ -32,13 +34,22 @@ func BenchmarkVisit(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, slices := range []int{1, 4} {
-			b.Run(fmt.Sprintf("latency=%v/slices=%d", latency, slices), func(b *testing.B) {
+		for _, v := range []struct {
+			name string
+			req  vespa.VisitRequest
+		}{
+			{"slices=1", vespa.VisitRequest{Slices: 1}},
+			{"defaults", vespa.VisitRequest{}},
+			{"defaults/stream", vespa.VisitRequest{Stream: true}},
+			{"wanted=5000", vespa.VisitRequest{WantedDocumentCount: 5000}},
+			{"wanted=5000/stream", vespa.VisitRequest{WantedDocumentCount: 5000, Stream: true}},
+		} {
+			req := v.req
+			req.Namespace, req.DocType = "ns", "music"
+			b.Run(fmt.Sprintf("latency=%v/%s", latency, v.name), func(b *testing.B) {
 				var docs int
 				for b.Loop() {
-					for _, err := range c.Visit(b.Context(), vespa.VisitRequest{
-						Namespace: "ns", DocType: "music", Slices: slices, WantedDocumentCount: 500,
-					}) {
+					for _, err := range c.Visit(b.Context(), req) {
 						if err != nil {
 							b.Fatal(err)
 						}
