@@ -38,11 +38,19 @@
 //		fmt.Println(doc.ID, string(doc.Fields))
 //	}
 //
+// By default a visit asks for pages of 1000 documents and splits the corpus
+// into 8 slices fetched at once (see [VisitRequest] for how to choose both);
+// a visit without a type covers both bucket spaces, so documents of global
+// types are included. FromTimestamp, ToTimestamp and IncludeRemoves make an
+// incremental export of what changed, removals included; [VisitInto]
+// decodes each document into a struct.
+//
 // To stop and resume a long visit, use a [Visitor] ([Client.Visitor]) and
 // save its [Visitor.ResumeToken]; a later VisitRequest.ResumeToken carries on
 // where it stopped, without repeating or losing a document.
 // [Client.RemoveWhere] and [Client.UpdateWhere] remove or update every
-// document a [SelectionRequest] selects, on the server side.
+// document a [SelectionRequest] selects, on the server side. A chain of
+// pages whose continuation stops advancing ends with [ErrVisitStalled].
 //
 // # Errors
 //
