@@ -177,7 +177,10 @@ func TestVisit_LoopingContinuationEnds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for range v.All(t.Context()) {
+		for _, err := range v.All(t.Context()) {
+			if err != nil {
+				t.Fatal(err)
+			}
 			break // after the first document: the token is at the start
 		}
 		var last error
