@@ -24,11 +24,11 @@ import (
 // safe for concurrent use. The zero value is not usable.
 type Client struct {
 	endpoint   *url.URL
-	base       string // endpoint without trailing '/'
-	root       string // scheme://host of the endpoint
-	prefix     string // escaped path of the endpoint without trailing '/'
-	cfg        *config      // behind a pointer, as sec: see secrets
-	sec        *secrets     // the credentials; never a value field
+	base       string   // endpoint without trailing '/'
+	root       string   // scheme://host of the endpoint
+	prefix     string   // escaped path of the endpoint without trailing '/'
+	cfg        *config  // behind a pointer, as sec: see secrets
+	sec        *secrets // the credentials; never a value field
 	tlsCfg     *tls.Config
 	hc         *http.Client // shared, on transport; never follows redirects
 	transport  http.RoundTripper

@@ -151,7 +151,9 @@ func WithDocumentLimit(n int64) Option { return limitOption{name: "WithDocumentL
 // WithVisitPageLimit bounds one page of a visit (or of a remove or update
 // by selection) read into memory, as [WithDocumentLimit] does for
 // documents. Default [DefaultVisitPageLimit] (256 MiB); n must be positive.
-func WithVisitPageLimit(n int64) Option { return limitOption{name: "WithVisitPageLimit", n: n, visit: true} }
+func WithVisitPageLimit(n int64) Option {
+	return limitOption{name: "WithVisitPageLimit", n: n, visit: true}
+}
 
 // The default limits on answers read into memory.
 const (
