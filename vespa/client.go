@@ -24,13 +24,12 @@ import (
 // safe for concurrent use. The zero value is not usable.
 type Client struct {
 	endpoint   *url.URL
-	base       string   // endpoint without trailing '/'
-	root       string   // scheme://host of the endpoint
-	prefix     string   // escaped path of the endpoint without trailing '/'
-	cfg        *config  // behind a pointer, as sec: see secrets
-	sec        *secrets // the credentials; never a value field
-	tlsCfg     *tls.Config
-	hc         *http.Client // shared, on transport; never follows redirects
+	base       string          // endpoint without trailing '/'
+	root       string          // scheme://host of the endpoint
+	prefix     string          // escaped path of the endpoint without trailing '/'
+	cfg        func() *config  // behind a closure, as sec: see secrets
+	sec        func() *secrets // the credentials and TLS settings
+	hc         *http.Client    // shared, on transport; never follows redirects
 	transport  http.RoundTripper
 	x          *wire.Exchange // the exchange of health checks and visit pages
 	logger     *slog.Logger
@@ -41,18 +40,26 @@ type Client struct {
 	transports []*headerTransport // made by NewHTTPClient, closed by Close
 }
 
-// secrets holds what a Client sends as credentials. It is only ever held
-// through a pointer: fmt prints a nested pointer as an address, so no verb
-// of any struct that holds a *Client (even %t or %s, whose "bad verb" output
-// prints the *Client's fields) reaches the token or a header value.
+// secrets holds what a Client sends as credentials, and its TLS settings
+// (client certificates and their keys). A Client and its transports reach
+// it, and their config, only through a closure: fmt prints a func as an
+// address, whatever the verb and however deep, so no formatting of any
+// value that holds a *Client (or even a copy of a Client: the "bad verb"
+// forms such as %t and %s print a nested pointer's fields) reaches a token,
+// a header value or a private key.
 type secrets struct {
 	auth      string   // "Bearer <token>" or ""
 	authValue []string // {auth}, shared by every request's header (never mutated)
 	uaValue   []string // {user agent}, likewise
+	headers   http.Header
+	tls       *tls.Config
 }
 
 // Format hides the credentials from every verb.
 func (*secrets) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, "[REDACTED]") }
+
+// Format hides the configuration from every verb.
+func (*config) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, "[REDACTED]") }
 
 // NewClient returns a client for the Vespa endpoint, such as
 // "http://localhost:8080" or "https://x.y.z.vespa-app.cloud". The endpoint
@@ -84,22 +91,23 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	sec := &secrets{headers: cfg.headers, tls: tlsCfg}
+	if cfg.token != "" {
+		sec.auth = "Bearer " + string(cfg.token)
+	}
+	sec.authValue, sec.uaValue = []string{sec.auth}, []string{cfg.userAgent}
+	conf := &cfg
 	c := &Client{
 		endpoint: u,
 		base:     strings.TrimSuffix(u.String(), "/"),
 		root:     u.Scheme + "://" + u.Host,
 		prefix:   strings.TrimRight(u.EscapedPath(), "/"),
-		cfg:      &cfg,
-		sec:      &secrets{},
-		tlsCfg:   tlsCfg,
+		cfg:      func() *config { return conf },
+		sec:      func() *secrets { return sec },
 		logger:   cfg.logger,
 		policy:   policy,
 		timeout:  cfg.timeout,
 	}
-	if cfg.token != "" {
-		c.sec.auth = "Bearer " + string(cfg.token)
-	}
-	c.sec.authValue, c.sec.uaValue = []string{c.sec.auth}, []string{cfg.userAgent}
 	ht, err := c.newHeaderTransport()
 	if err != nil {
 		return nil, err
@@ -122,6 +130,9 @@ func parseEndpoint(endpoint string) (*url.URL, error) {
 		return nil, fmt.Errorf("vespa: invalid endpoint %s: %w", redactEndpoint(endpoint), err)
 	}
 	shown := wire.RedactURL(endpoint)
+	if i := strings.LastIndexByte(shown, '@'); i >= 0 { // user information that url.Parse did not see as such
+		shown = "[REDACTED]" + shown[i:]
+	}
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
 		return nil, fmt.Errorf("vespa: invalid endpoint %q: the scheme must be http or https", shown)
@@ -170,13 +181,14 @@ func isLoopback(host string) bool {
 // newHeaderTransport returns a new transport with its own connection pool,
 // wrapped by WithTransportWrapper's function.
 func (c *Client) newHeaderTransport() (*headerTransport, error) {
-	raw := c.cfg.baseTransport
+	cfg, tlsCfg := c.cfg(), c.sec().tls
+	raw := cfg.baseTransport
 	if raw == nil {
-		raw = newTransport(c.cfg, c.tlsCfg)
+		raw = newTransport(cfg, tlsCfg)
 	}
 	base := raw
-	if c.cfg.wrapper != nil {
-		if base = c.cfg.wrapper(raw); base == nil {
+	if cfg.wrapper != nil {
+		if base = cfg.wrapper(raw); base == nil {
 			return nil, errors.New("vespa: WithTransportWrapper: the function returned a nil http.RoundTripper")
 		}
 	}
@@ -184,11 +196,10 @@ func (c *Client) newHeaderTransport() (*headerTransport, error) {
 		base:     base,
 		raw:      raw,
 		sec:      c.sec,
-		headers:  c.cfg.headers,
 		scheme:   c.endpoint.Scheme,
 		host:     c.endpoint.Host,
 		origin:   wire.Origin(c.endpoint),
-		hasCerts: len(c.tlsCfg.Certificates) > 0 || c.tlsCfg.GetClientCertificate != nil,
+		hasCerts: len(tlsCfg.Certificates) > 0 || tlsCfg.GetClientCertificate != nil,
 	}, nil
 }
 

@@ -102,7 +102,7 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 		}
 		return nil, wire.TransportError(kind.String(), id.String(), path, err)
 	}
-	data, err := wire.ReadAnswer(kind.String(), "", path, resp, c.cfg.docLimit)
+	data, err := wire.ReadAnswer(kind.String(), "", path, resp, c.cfg().docLimit)
 	if err != nil {
 		var we *Error
 		if errors.As(err, &we) {
@@ -116,7 +116,11 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 		c.logger.DebugContext(ctx, "vespa request", "op", kind.String(), "path", path, "status", r.Status, "elapsed", time.Since(start))
 	}
 	if r.OK() && !r.isVespaAnswer() {
-		return nil, wire.Malformed(kind.String(), id.String(), path, r.Status, data, "not the answer of /document/v1 (no pathId or id)")
+		why := "not the answer of /document/v1: no pathId or id"
+		if r.BodyExcerpt != "" {
+			why = "not the answer of /document/v1: not a JSON object"
+		}
+		return nil, wire.Malformed(kind.String(), id.String(), path, r.Status, data, why)
 	}
 	return r, nil
 }
@@ -135,13 +139,14 @@ var (
 // setFixedHeaders writes the client's fixed headers into h, so that the
 // client's transport finds them present and need not copy the request.
 func (c *Client) setFixedHeaders(h http.Header) {
-	for k, vs := range c.cfg.headers {
+	sec := c.sec()
+	for k, vs := range sec.headers {
 		h[k] = vs
 	}
-	if c.sec.auth != "" {
-		h["Authorization"] = c.sec.authValue
+	if sec.auth != "" {
+		h["Authorization"] = sec.authValue
 	}
-	h["User-Agent"] = c.sec.uaValue
+	h["User-Agent"] = sec.uaValue
 }
 
 func gzipBytes(b []byte) ([]byte, error) {

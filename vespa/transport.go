@@ -97,8 +97,7 @@ func newTransport(c *config, tlsCfg *tls.Config) *http.Transport {
 type headerTransport struct {
 	base     http.RoundTripper // raw, or the user's wrapper around it
 	raw      http.RoundTripper // the client's own transport, for CloseIdleConnections
-	sec      *secrets
-	headers  http.Header
+	sec      func() *secrets // behind a closure: see secrets
 	scheme   string // the endpoint's, for the fast origin check
 	host     string
 	origin   string // wire.Origin of the endpoint
@@ -145,14 +144,15 @@ func (t *headerTransport) foreign(req *http.Request) (*http.Response, error) {
 	if r2.Header == nil {
 		r2.Header = http.Header{}
 	}
-	if t.sec.auth != "" && sameValue(r2.Header, "Authorization", t.sec.auth) {
+	sec := t.sec()
+	if sec.auth != "" && sameValue(r2.Header, "Authorization", sec.auth) {
 		delete(r2.Header, "Authorization")
 	}
-	for k := range t.headers {
+	for k := range sec.headers {
 		delete(r2.Header, k)
 	}
 	if len(r2.Header["User-Agent"]) == 0 {
-		r2.Header["User-Agent"] = t.sec.uaValue
+		r2.Header["User-Agent"] = sec.uaValue
 	}
 	return t.base.RoundTrip(&r2)
 }
@@ -171,13 +171,14 @@ func (t *headerTransport) hasHeaders(h http.Header) bool {
 	if h == nil {
 		return false
 	}
-	if t.sec.auth != "" && !sameValue(h, "Authorization", t.sec.auth) {
+	sec := t.sec()
+	if sec.auth != "" && !sameValue(h, "Authorization", sec.auth) {
 		return false
 	}
-	if !sameValue(h, "User-Agent", t.sec.uaValue[0]) {
+	if !sameValue(h, "User-Agent", sec.uaValue[0]) {
 		return false
 	}
-	for k, vs := range t.headers {
+	for k, vs := range sec.headers {
 		if len(h[k]) != len(vs) {
 			return false
 		}
@@ -197,13 +198,14 @@ func sameValue(h http.Header, key, v string) bool {
 
 // setHeaders writes the fixed headers into h.
 func (t *headerTransport) setHeaders(h http.Header) {
-	for k, vs := range t.headers {
+	sec := t.sec()
+	for k, vs := range sec.headers {
 		h[k] = append([]string(nil), vs...)
 	}
-	if t.sec.auth != "" {
-		h["Authorization"] = t.sec.authValue
+	if sec.auth != "" {
+		h["Authorization"] = sec.authValue
 	}
-	h["User-Agent"] = t.sec.uaValue
+	h["User-Agent"] = sec.uaValue
 }
 
 // CloseIdleConnections closes the idle connections of the client's own

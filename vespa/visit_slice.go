@@ -115,7 +115,7 @@ func (c *Client) pageOnce(ctx context.Context, op, method, path, query string, b
 	}
 	resp, err := c.x.Do(ctx, &wire.Request{
 		Op: op, Path: full, Method: method, URL: target, Header: h, Body: body,
-		Limit: c.cfg.visitLimit, Timeout: clientDeadline(timeout),
+		Limit: c.cfg().visitLimit, Timeout: clientDeadline(timeout),
 	})
 	if err != nil {
 		return nil, err

@@ -249,7 +249,7 @@ func StatusError(op, id, path string, resp *Response, message string) *Error {
 func Malformed(op, id, path string, status int, body []byte, why string) *Error {
 	msg := "empty body"
 	if len(bytes.TrimSpace(body)) > 0 {
-		msg = "body: " + QuoteShort(Excerpt(body), MaxExcerpt)
+		msg = "body: " + Excerpt(body)
 	}
 	return &Error{Op: op, ID: id, Path: path, Status: status, Message: msg,
 		Err: fmt.Errorf("%w: %s", ErrMalformedResponse, why)}
