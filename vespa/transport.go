@@ -97,8 +97,8 @@ func newTransport(c *config, tlsCfg *tls.Config) *http.Transport {
 type headerTransport struct {
 	base     http.RoundTripper // raw, or the user's wrapper around it
 	raw      http.RoundTripper // the client's own transport, for CloseIdleConnections
-	sec      func() *secrets // behind a closure: see secrets
-	scheme   string // the endpoint's, for the fast origin check
+	sec      func() *secrets   // behind a closure: see secrets
+	scheme   string            // the endpoint's, for the fast origin check
 	host     string
 	origin   string // wire.Origin of the endpoint
 	hasCerts bool

@@ -194,4 +194,3 @@ func CodeOf(err error) (ErrorCode, bool) {
 	}
 	return 0, false
 }
-
