@@ -93,6 +93,11 @@ func New(c *vespa.Client, opts ...Option) (*Client, error) {
 	return qc, nil
 }
 
+var (
+	getHeader  = http.Header{"Accept": {"application/json"}}
+	postHeader = http.Header{"Accept": {"application/json"}, "Content-Type": {"application/json"}}
+)
+
 // attempt is what one attempt received: an answer, or an answer the
 // exchange refused (a 3xx, an answer over the limit), which is final.
 type attempt struct {
@@ -159,12 +164,15 @@ func (c *Client) Search(ctx context.Context, req *Request) (*Result, error) {
 		ctx, cancel = context.WithTimeout(ctx, bound)
 		defer cancel()
 	}
-	header := http.Header{"Accept": {"application/json"}}
-	for k, vs := range req.Header {
-		header[k] = vs
-	}
+	header := getHeader // shared: the exchange copies it, never changes it
 	if body != nil {
-		header["Content-Type"] = []string{"application/json"}
+		header = postHeader
+	}
+	if len(req.Header) > 0 {
+		header = header.Clone()
+		for k, vs := range req.Header {
+			header[k] = vs
+		}
 	}
 	a, err := wire.Run(ctx, c.policy, func(ctx context.Context) (*attempt, error) {
 		resp, err := c.x.Do(ctx, &wire.Request{Op: "query", Path: c.path, Method: method, URL: target,
