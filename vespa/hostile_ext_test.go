@@ -113,7 +113,7 @@ func TestClient_HTTPClientNeverTakesCredentialsElsewhere(t *testing.T) {
 
 	t.Run("a redirect-following client on the transport is refused at the hop", func(t *testing.T) {
 		hc := &http.Client{Transport: c.HTTPClient().Transport} // follows redirects
-		req, _ := http.NewRequest(http.MethodPost, front.URL+"/document/v1/ns/music/docid/a", strings.NewReader("{}"))
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, front.URL+"/document/v1/ns/music/docid/a", strings.NewReader("{}"))
 		resp, err := hc.Do(req)
 		if err == nil {
 			resp.Body.Close()
@@ -124,7 +124,8 @@ func TestClient_HTTPClientNeverTakesCredentialsElsewhere(t *testing.T) {
 		}
 	})
 	t.Run("a direct request to another origin goes without credentials", func(t *testing.T) {
-		resp, err := c.HTTPClient().Get(other.URL + "/y")
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, other.URL+"/y", nil)
+		resp, err := c.HTTPClient().Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +193,7 @@ func TestClient_HugeAnswerIsNotAllocated(t *testing.T) {
 // rawServer accepts connections on loopback and hands each to serve.
 func rawServer(t *testing.T, serve func(net.Conn)) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +285,7 @@ func TestClient_ResetAfterStatusLine(t *testing.T) {
 		})
 	}
 	t.Run("a refused connection is retried even for an increment", func(t *testing.T) {
-		ln, _ := net.Listen("tcp", "127.0.0.1:0")
+		ln, _ := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
 		addr := ln.Addr().String()
 		ln.Close() // nothing listens there now
 		var dials atomic.Int64
@@ -389,7 +390,7 @@ func TestWithTransportWrapper_Invalid(t *testing.T) {
 }
 
 func TestClient_TransportErrorsDoNotRepeatTheQuery(t *testing.T) {
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	ln, _ := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	addr := ln.Addr().String()
 	ln.Close()
 	c := newTestClient(t, "http://"+addr, vespa.WithRetryAttempts(1))

@@ -95,7 +95,7 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 	c.setFixedHeaders(h)
 
 	start := time.Now()
-	resp, err := hc.Do(req)
+	resp, err := hc.Do(req) //nolint:bodyclose // wire.ReadAnswer closes it
 	if err != nil {
 		if c.logger.Enabled(ctx, slog.LevelDebug) {
 			c.logger.DebugContext(ctx, "vespa request failed", "op", kind.String(), "path", path, "error", wire.HideURL(err))

@@ -138,7 +138,7 @@ func vespaClient(t *testing.T, url string) *vespa.Client {
 }
 
 func TestSearch_LyingContentLength(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,14 +18,14 @@ func TransportError(op, id, path string, err error) *Error {
 func HideURL(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) && ue.Err != nil {
-		return &urlHidden{ue: ue}
+		return &urlHiddenError{ue: ue}
 	}
 	return err
 }
 
-// urlHidden prints a transport failure without its URL and unwraps to the
+// urlHiddenError prints a transport failure without its URL and unwraps to the
 // original *url.Error.
-type urlHidden struct{ ue *url.Error }
+type urlHiddenError struct{ ue *url.Error }
 
-func (e *urlHidden) Error() string { return e.ue.Err.Error() }
-func (e *urlHidden) Unwrap() error { return e.ue }
+func (e *urlHiddenError) Error() string { return e.ue.Err.Error() }
+func (e *urlHiddenError) Unwrap() error { return e.ue }
