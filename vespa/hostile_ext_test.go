@@ -111,6 +111,24 @@ func TestClient_HTTPClientNeverTakesCredentialsElsewhere(t *testing.T) {
 	defer front.Close()
 	c := newTestClient(t, front.URL, vespa.WithToken("s3cr3t"), vespa.WithHeader("X-Secret", "v"))
 
+	t.Run("a same-origin redirect through a following client is refused too", func(t *testing.T) {
+		var gets atomic.Int64
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodGet {
+				gets.Add(1)
+				_, _ = io.WriteString(w, docAnswer)
+				return
+			}
+			http.Redirect(w, r, "/elsewhere", http.StatusMovedPermanently)
+		}))
+		defer srv.Close()
+		c := newTestClient(t, srv.URL)
+		hc := &http.Client{Transport: c.HTTPClient().Transport} // follows redirects: a POST becomes a GET
+		_, err := c.SendOnce(context.Background(), hc, vespa.OpPut, testID, []byte(`{"fields":{}}`), vespa.OperationOptions{})
+		if err == nil || gets.Load() != 0 {
+			t.Fatalf("the put became a GET that succeeded: %v, %d GETs", err, gets.Load())
+		}
+	})
 	t.Run("a redirect-following client on the transport is refused at the hop", func(t *testing.T) {
 		hc := &http.Client{Transport: c.HTTPClient().Transport} // follows redirects
 		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, front.URL+"/document/v1/ns/music/docid/a", strings.NewReader("{}"))
@@ -400,5 +418,35 @@ func TestClient_TransportErrorsDoNotRepeatTheQuery(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "hidden-value") || strings.Contains(err.Error(), "selection=") {
 		t.Errorf("the error repeats the query: %v", err)
+	}
+}
+
+func TestHealth_HostileAnswers(t *testing.T) {
+	for name, tc := range map[string]struct {
+		status int
+		body   string
+		want   error
+	}{
+		"an HTML 200":        {200, "<html>login</html>", vespa.ErrMalformedResponse},
+		"an empty 200":       {200, "", vespa.ErrMalformedResponse},
+		"a 401 page":         {401, "<html>no</html>", vespa.ErrUnauthorized},
+		"a 403 page":         {403, "<html>no</html>", vespa.ErrForbidden},
+		"a redirect":         {302, "", vespa.ErrRedirect},
+		"an initializing up": {503, `{"status":{"code":"initializing"}}`, vespa.ErrNotReady},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if tc.status == 302 {
+					http.Redirect(w, r, "https://login.example/", tc.status)
+					return
+				}
+				w.WriteHeader(tc.status)
+				_, _ = io.WriteString(w, tc.body)
+			}))
+			defer srv.Close()
+			if err := newTestClient(t, srv.URL).Health(context.Background()); !errors.Is(err, tc.want) {
+				t.Errorf("got %v, want %v", err, tc.want)
+			}
+		})
 	}
 }

@@ -89,11 +89,11 @@ func newTransport(c *config, tlsCfg *tls.Config) *http.Transport {
 
 // headerTransport adds the client's fixed headers (authorization, user
 // agent, extra headers) to each request for the endpoint's origin, without
-// changing the caller's request. It never retries. Credentials only ever go
-// to the endpoint's origin: a redirect hop to another origin is refused
-// (whatever the *http.Client's redirect policy), another request to another
-// origin goes without the token and the extra headers, and is refused when
-// the client presents a TLS client certificate.
+// changing the caller's request. It never retries and refuses every
+// redirect hop, whatever the *http.Client's redirect policy. Credentials
+// only ever go to the endpoint's origin: a request to another origin goes
+// without the token and the extra headers, and is refused when the client
+// presents a TLS client certificate.
 type headerTransport struct {
 	base     http.RoundTripper // raw, or the user's wrapper around it
 	raw      http.RoundTripper // the client's own transport, for CloseIdleConnections
@@ -106,6 +106,15 @@ type headerTransport struct {
 
 // RoundTrip implements http.RoundTripper.
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Response != nil {
+		// A redirect hop, made by an *http.Client that follows redirects
+		// (the client's own never do). Vespa never redirects the data plane
+		// or queries: following would turn a write into a GET that
+		// "succeeds", or send the body elsewhere.
+		closeBody(req)
+		return nil, fmt.Errorf("vespa: refusing to follow a redirect (status %d, to %s): Vespa never redirects /document/v1 or /search/; check the endpoint",
+			req.Response.StatusCode, wire.RedactURL(req.URL.String()))
+	}
 	if !t.sameOrigin(req.URL) {
 		return t.foreign(req)
 	}
@@ -131,10 +140,6 @@ func (t *headerTransport) sameOrigin(u *url.URL) bool {
 // foreign sends a request for another origin than the endpoint's, without
 // the client's credentials, or refuses it.
 func (t *headerTransport) foreign(req *http.Request) (*http.Response, error) {
-	if req.Response != nil {
-		closeBody(req)
-		return nil, fmt.Errorf("vespa: refusing to follow a redirect to another origin (%s): the client's credentials go to %s only", wire.RedactURL(wire.Origin(req.URL)), t.origin)
-	}
 	if t.hasCerts && req.URL.Scheme == "https" {
 		closeBody(req)
 		return nil, fmt.Errorf("vespa: refusing to send a request to %s through a client with a TLS client certificate for %s", wire.RedactURL(wire.Origin(req.URL)), t.origin)

@@ -88,10 +88,13 @@ func TestSearch_DefaultDeadlineBoundsTheCall(t *testing.T) {
 	for _, timeout := range []time.Duration{0, 100 * time.Millisecond} {
 		requests.Store(0)
 		start := time.Now()
-		_, err := qc.Search(context.Background(), &query.Request{YQL: "select * from music where true", Timeout: timeout})
+		_, err := qc.Search(context.Background(), &query.Request{YQL: "select * from music where secret contains 'hidden'", Timeout: timeout, GET: true})
 		elapsed := time.Since(start)
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("timeout %v: got %v, want DeadlineExceeded", timeout, err)
+		}
+		if strings.Contains(err.Error(), "hidden") || strings.Contains(err.Error(), "yql") {
+			t.Errorf("the error repeats the query string: %v", err)
 		}
 		// 1.1×timeout + 1 s: 1.55 s for Vespa's default, 1.11 s for 100 ms;
 		// the generous upper bound only tells a bound from none (the old
