@@ -450,3 +450,18 @@ func TestHealth_HostileAnswers(t *testing.T) {
 		})
 	}
 }
+
+func TestClient_ClientCertificateGoesNowhereElse(t *testing.T) {
+	pki := newTestPKI(t)
+	other := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Error("a request with the client certificate reached another origin")
+	}))
+	defer other.Close()
+	c := newTestClient(t, "https://127.0.0.1:1", vespa.WithCertificate(pki.client), vespa.WithInsecureSkipVerify())
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, other.URL+"/", nil)
+	resp, err := c.HTTPClient().Do(req)
+	if err == nil {
+		resp.Body.Close()
+		t.Fatal("a request to another origin went through a client with a client certificate")
+	}
+}
