@@ -465,3 +465,20 @@ func TestClient_ClientCertificateGoesNowhereElse(t *testing.T) {
 		t.Fatal("a request to another origin went through a client with a client certificate")
 	}
 }
+
+func TestVisit_DeadlineInRetryWaitKeepsTheCause(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			resp := jsonResponse(429, `{"pathId":"/document/v1/ns/music/docid/","message":"overloaded"}`)
+			resp.Header.Set("Retry-After", "30")
+			return resp, nil
+		})
+		c := newTestClient(t, "http://localhost:8080", vespa.WithBaseTransport(rt))
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		_, err := c.RemoveWhere(ctx, vespa.SelectionRequest{Selection: "true", DocType: "music", Namespace: "ns", Cluster: "c"})
+		if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, vespa.ErrTooManyRequests) {
+			t.Fatalf("got %v, want it to match both DeadlineExceeded and ErrTooManyRequests", err)
+		}
+	})
+}
