@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
 // This file reads a streamed visit page in JSON Lines, which Vespa sends
@@ -61,9 +63,10 @@ type visitLine struct {
 // such a visit when it does not stream, so that it is fetched again whole.
 func decodeVisitLines(p *visitPage, body []byte) error {
 	malformed := func(line int, why string) error {
-		p.BodyExcerpt = excerpt(body)
-		return &Error{Status: p.Status, Op: "visit", Path: p.Path, Message: p.BodyExcerpt,
-			Err: errors.Join(errMalformedPage, fmt.Errorf("line %d: %s", line, why))}
+		p.BodyExcerpt = wire.Excerpt(body)
+		e := wire.Malformed("visit", "", p.Path, p.Status, body, fmt.Sprintf("not a JSON Lines visit page (line %d: %s)", line, why))
+		e.Err = errors.Join(errMalformedPage, e.Err)
+		return e
 	}
 	var (
 		lastIsContinuation bool
