@@ -45,7 +45,8 @@ const (
 // round trip, so pages of 1000 documents (the default) spend little on
 // overhead; raise WantedDocumentCount for small documents, lower it for
 // large ones (a page is held in memory whole, and a page of 1000 documents
-// of 100 kB is 100 MB). Vespa ends a page at a bucket boundary once it has
+// of 100 kB is 100 MB; a page larger than [WithVisitPageLimit], 256 MiB by
+// default, is an error). Vespa ends a page at a bucket boundary once it has
 // that many, so pages are a little larger.
 //
 // Slices split the corpus into parts that are fetched at the same time, each
