@@ -115,7 +115,8 @@ func compare(field, op string, value any) Condition {
 
 // Range matches low <= field <= high: range(field, low, high). Bounds are
 // integers or floats; math.Inf(-1) and math.Inf(1) leave a side open
-// (-Infinity, Infinity). Annotations such as hitLimit apply
+// (-Infinity, Infinity). A [Param] bound is an error: Vespa's parser takes
+// only number literals there. Annotations such as hitLimit and bounds apply
 // ([Condition.With]).
 func Range(field string, low, high any) Condition {
 	return Condition{op: opRange, field: field, vals: []any{low, high}}
@@ -455,9 +456,8 @@ func (c Condition) renderIn(b *strings.Builder) error {
 		case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
 			ints++
 		case Param:
-			if len(c.vals) != 1 {
-				return fmt.Errorf("%w: in takes a Param only as its single value", ErrInvalidYQL)
-			}
+			// A parameter holds a comma-separated list of values
+			// (ParameterListParser); it may stand among literals.
 		default:
 			return fmt.Errorf("%w: in takes strings or integers, not %T", ErrInvalidYQL, v)
 		}
@@ -471,16 +471,17 @@ func (c Condition) renderIn(b *strings.Builder) error {
 }
 
 func (c Condition) renderBool(b *strings.Builder) error {
-	switch len(c.subs) {
-	case 0:
+	c = c.collapse()
+	if c.op != opAnd && c.op != opOr {
+		return c.render(b)
+	}
+	if len(c.subs) == 0 {
 		if c.op == opAnd {
 			b.WriteString("true")
 		} else {
 			b.WriteString("false")
 		}
 		return nil
-	case 1:
-		return c.subs[0].render(b)
 	}
 	sep := " and "
 	if c.op == opOr {
@@ -490,8 +491,14 @@ func (c Condition) renderBool(b *strings.Builder) error {
 		if i > 0 {
 			b.WriteString(sep)
 		}
-		// Nested and/or are parenthesised so precedence never matters.
-		paren := (s.op == opAnd || s.op == opOr) && len(s.subs) > 1
+		// A child renders as an and/or chain only when it collapses to an
+		// and/or of two or more conditions; such a chain is always
+		// parenthesised, so YQL's precedence (and binds tighter than or)
+		// never decides the meaning. Every other rendering is an operand
+		// that binds tighter than and: a function, a comparison, a term,
+		// !( ), or a parenthesised annotated expression.
+		s = s.collapse()
+		paren := s.isChain()
 		if paren {
 			b.WriteByte('(')
 		}
@@ -503,6 +510,21 @@ func (c Condition) renderBool(b *strings.Builder) error {
 		}
 	}
 	return nil
+}
+
+// collapse returns the condition c stands for: an unannotated and/or of a
+// single condition is that condition, however deeply nested.
+func (c Condition) collapse() Condition {
+	for (c.op == opAnd || c.op == opOr) && len(c.subs) == 1 && len(c.ann) == 0 {
+		c = c.subs[0]
+	}
+	return c
+}
+
+// isChain reports whether c (collapsed) renders as a bare and/or chain
+// whose operators could bind with its neighbours'.
+func (c Condition) isChain() bool {
+	return (c.op == opAnd || c.op == opOr) && len(c.subs) > 1
 }
 
 // writeBound writes a range bound: a number, or an infinite float as
@@ -522,6 +544,9 @@ func writeBound(b *strings.Builder, v any) error {
 		return writeBound(b, float64(x))
 	case string, bool:
 		return fmt.Errorf("%w: range bounds must be numbers, not %T", ErrInvalidYQL, v)
+	case Param:
+		// YqlParser.getRangeBound takes a literal or Infinity only.
+		return fmt.Errorf("%w: range bounds must be numbers: Vespa does not accept the parameter @%s there", ErrInvalidYQL, string(x))
 	}
 	return writeLiteral(b, v)
 }
