@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/govespa/govespa/vespa/query/grouping"
 )
 
 // Builder builds a YQL select statement from typed parts. Start one with
@@ -108,6 +110,21 @@ func (b Builder) Timeout(d time.Duration) Builder {
 func (b Builder) Grouping(expr string) Builder {
 	b.grouping = append(append([]string(nil), b.grouping...), expr)
 	return b
+}
+
+// GroupingOf appends a grouping statement made with package grouping as a
+// pipe step: | all(...). Unlike [Builder.Grouping], every name in it is
+// validated and every string escaped, so it may hold user input (a label,
+// a bucket bound). An invalid statement is reported by [Builder.YQL].
+func (b Builder) GroupingOf(g grouping.Op) Builder {
+	text, err := g.Text()
+	if err != nil {
+		if b.err == nil {
+			b.err = fmt.Errorf("%w: %w", ErrInvalidYQL, err)
+		}
+		return b
+	}
+	return b.Grouping(text)
 }
 
 // YQL renders the statement, or returns an error wrapping [ErrInvalidYQL]
