@@ -20,6 +20,10 @@ var yqlSeeds = []string{
 	`select * from music where {targetHits:3}weakAnd(a contains 'x\'', b contains "y\u00e6")`,
 	`select * from music where year in (1, 2) and rank(a contains "x", b = true)`,
 	`select * from music where true | all(group(a) each(output(count())))`,
+	`select * from music where true | all(group(genre) max(2) order(-count()) each(output(count(), sum(year) as(s)) max(1) each(output(summary())) as(top)))`,
+	`select * from music where true | all(group(predefined(year, bucket(0, 2000), bucket(2000, 3000))) each(output(avg(year), min(year), max(relevance()))))`,
+	`select * from music where true | all(group(genre) each(output(count()) all(group(live) max(inf) each(output(count()))))) | each(output(summary()))`,
+	`select * from music where true | all(group(")") each(output(count() as("a"b"))))`,
 	`select * from music where {a:[1,{b:"c"}]}(x contains "y")`,
 }
 
