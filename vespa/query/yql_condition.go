@@ -48,6 +48,15 @@ const (
 	opRank
 	opNearestNeighbor
 	opSameElement
+	opWeightedSet
+	opDotProduct
+	opWand
+	opGeoLocation
+	opFuzzy
+	opEquiv
+	opURI
+	opNonEmpty
+	opPredicate
 )
 
 type annotation struct {
@@ -179,8 +188,11 @@ func SameElement(field string, conds ...Condition) Condition {
 // With returns a copy of c annotated with key: value. value is a string,
 // bool, integer, float, [Param], or a []any or map[string]any of those.
 // Annotations are allowed on terms and functions (contains, matches, phrase,
-// near, onear, range, userInput, weakAnd, nearestNeighbor); elsewhere
-// [Builder.YQL] reports an error. A key given twice is rendered twice.
+// near, onear, fuzzy, equiv, uri, range, in, userInput, weakAnd,
+// nearestNeighbor, weightedSet, dotProduct, wand, geoLocation, predicate);
+// elsewhere [Builder.YQL] reports an error. A key given twice is rendered
+// twice. An annotated function is parenthesised, ({k: v}f(...)), so that
+// the annotation cannot take in a neighbouring and/or.
 func (c Condition) With(key string, value any) Condition {
 	ann := make([]annotation, len(c.ann), len(c.ann)+1)
 	copy(ann, c.ann)
@@ -200,10 +212,11 @@ func strings2any(ss []string) []any {
 func (c Condition) render(b *strings.Builder) error {
 	if len(c.ann) > 0 || c.op == opNearestNeighbor {
 		switch c.op {
-		case opContains, opMatches, opPhrase, opNear, opONear:
+		case opContains, opMatches, opPhrase, opNear, opONear, opFuzzy, opEquiv, opURI:
 			// The annotation goes on the term, after the field.
 			return c.renderTermOp(b)
-		case opRange, opUserInput, opWeakAnd, opNearestNeighbor:
+		case opRange, opUserInput, opWeakAnd, opNearestNeighbor, opIn, opWeightedSet, opDotProduct, opWand,
+			opGeoLocation, opPredicate:
 			b.WriteString("(")
 			if err := c.renderAnnotations(b); err != nil {
 				return err
@@ -309,10 +322,23 @@ func (c Condition) renderTermOp(b *strings.Builder) error {
 		if err := quoteString(b, c.vals[0].(string)); err != nil {
 			return err
 		}
+	case opFuzzy, opURI:
+		if c.op == opFuzzy {
+			b.WriteString("fuzzy(")
+		} else {
+			b.WriteString("uri(")
+		}
+		if err := quoteString(b, c.vals[0].(string)); err != nil {
+			return err
+		}
+		b.WriteByte(')')
 	default:
-		name := map[condOp]string{opPhrase: "phrase", opNear: "near", opONear: "onear"}[c.op]
+		name := map[condOp]string{opPhrase: "phrase", opNear: "near", opONear: "onear", opEquiv: "equiv"}[c.op]
 		if len(c.vals) == 0 {
 			return fmt.Errorf("%w: %s needs at least one word", ErrInvalidYQL, name)
+		}
+		if c.op == opEquiv && len(c.vals) < 2 {
+			return fmt.Errorf("%w: equiv needs at least two terms", ErrInvalidYQL)
 		}
 		b.WriteString(name)
 		if err := writeList(b, c.vals); err != nil {
@@ -365,8 +391,24 @@ func (c Condition) renderBody(b *strings.Builder) error {
 		b.WriteString("true")
 	case opFalse:
 		b.WriteString("false")
-	case opContains, opMatches, opPhrase, opNear, opONear:
+	case opContains, opMatches, opPhrase, opNear, opONear, opFuzzy, opEquiv, opURI:
 		return c.renderTermOp(b)
+	case opWeightedSet:
+		return c.renderWeighted(b, "weightedSet")
+	case opDotProduct:
+		return c.renderWeighted(b, "dotProduct")
+	case opWand:
+		return c.renderWeighted(b, "wand")
+	case opGeoLocation:
+		return c.renderGeo(b)
+	case opPredicate:
+		return c.renderPredicate(b)
+	case opNonEmpty:
+		b.WriteString("nonEmpty(")
+		if err := c.subs[0].render(b); err != nil {
+			return err
+		}
+		b.WriteByte(')')
 	case opCompare:
 		if err := checkName(c.field); err != nil {
 			return err
