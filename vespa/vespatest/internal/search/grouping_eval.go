@@ -14,7 +14,7 @@ import (
 // does (container-search grouping/vespa and searchlib aggregation): every match is grouped, not
 // only the returned hits; a group list holds at most max groups (10 unless max(...) or
 // grouping.defaultMaxGroups says otherwise), a hit list at most max hits (10, or
-// grouping.defaultMaxHits); groups are ordered by their best hit's relevance, or by the order
+// grouping.defaultMaxHits), in relevance order whatever the query's order by; groups are ordered by their best hit's relevance, or by the order
 // expressions, with relevance (n-i)/n as ResultBuilder gives them; count() is a long, sum(x) has
 // the attribute's type, avg(x) is a double, min/max the attribute's type.
 
@@ -68,6 +68,11 @@ func evalGrouping(reqs []*gOp, ms []match, p params, schemas schemaSet) ([]gNode
 			*dst = n // -1: unlimited
 		}
 	}
+	// Grouping sees every match in rank order, whatever the query's order by: hit lists are
+	// ordered by relevance, as the content nodes' grouping keeps them.
+	ranked := slices.Clone(ms)
+	sortMatches(ranked, nil)
+	ms = ranked
 	var out []gNode
 	for i, op := range reqs {
 		root := gNode{id: "group:root:" + strconv.Itoa(i), relevance: 1.0, continuation: true}
@@ -130,7 +135,10 @@ func (ev *gEval) body(node *gNode, op *gOp, ms []match) error {
 			}
 			list.children = append(list.children, gn)
 		}
-		node.children = append(node.children, list)
+		if len(list.children) > 0 {
+			// As ResultBuilder, which makes a group list only for groups that exist.
+			node.children = append(node.children, list)
+		}
 	}
 	return nil
 }
