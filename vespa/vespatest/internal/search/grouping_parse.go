@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -198,7 +199,7 @@ func gString(s string) (string, int, error) {
 		c := s[i]
 		switch {
 		case c == q:
-			return string(decodeUTF16(b)), i + 1, nil
+			return string(utf16.Decode(b)), i + 1, nil
 		case c == '\\' && i+1 < len(s):
 			i++
 			switch s[i] {
@@ -225,29 +226,11 @@ func gString(s string) (string, int, error) {
 			}
 		default:
 			r, n := utf8.DecodeRuneInString(s[i:])
-			if r >= 0x10000 {
-				r -= 0x10000
-				b = append(b, uint16(0xD800+(r>>10)), uint16(0xDC00+(r&0x3FF)))
-			} else {
-				b = append(b, uint16(r))
-			}
+			b = utf16.AppendRune(b, r)
 			i += n - 1
 		}
 	}
 	return "", 0, errors.New("unterminated string")
-}
-
-func decodeUTF16(u []uint16) []rune {
-	out := make([]rune, 0, len(u))
-	for i := 0; i < len(u); i++ {
-		c := rune(u[i])
-		if c >= 0xD800 && c < 0xDC00 && i+1 < len(u) && u[i+1] >= 0xDC00 && u[i+1] < 0xE000 {
-			c = 0x10000 + (c-0xD800)<<10 + rune(u[i+1]) - 0xDC00
-			i++
-		}
-		out = append(out, c)
-	}
-	return out
 }
 
 // gParser parses one grouping request.
