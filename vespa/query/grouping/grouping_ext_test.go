@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	g "github.com/govespa/govespa/vespa/query/grouping"
 )
@@ -76,29 +77,49 @@ func TestOp_GoldenFromVespa(t *testing.T) {
 	}
 }
 
-func TestOp_StringsCannotChangeStructure(t *testing.T) {
-	for _, s := range []string{`a) all(group(x`, `"`, `\`, `\"`, "<>[]()", "inf", "x y", "ü🎸", "\n"} {
-		op := g.All(g.Group(g.Predefined(g.Attr("a"), g.Bucket(s, "z"))), g.Each(g.Output(g.Count().As(s))).As(s))
-		text, err := op.Text()
-		if err != nil {
-			t.Fatalf("%q: %v", s, err)
-		}
-		// The only brackets are the statement's own, the only quotes the
-		// delimiters of the four strings, and no backslash is followed by a
-		// quote.
-		structure := strings.Map(func(r rune) rune {
+// FuzzOp_StringsCannotChangeStructure puts one string in every place the
+// builder takes one (a string bucket bound, an output label, a list label,
+// a summary class) and checks that the statement keeps its structure: the
+// only brackets are the statement's own, and no quote or backslash escape
+// is left for the lexers to read differently.
+func FuzzOp_StringsCannotChangeStructure(f *testing.F) {
+	for _, s := range []string{"z", `a) all(group(x`, `"`, `\`, `\"`, "<>[]()", "inf", "x y", "ü🎸", "\n", "", "$a", "'"} {
+		f.Add(s)
+	}
+	build := func(s string) g.Op {
+		return g.All(g.Group(g.Predefined(g.Attr("a"), g.Bucket(s, "z"))),
+			g.Each(g.Output(g.Count().As(s)), g.Each(g.Output(g.SummaryOf(s))).As(s)).As(s))
+	}
+	brackets := func(text string) string {
+		return strings.Map(func(r rune) rune {
 			if strings.ContainsRune("()[]<>", r) {
 				return r
 			}
 			return -1
 		}, text)
-		if structure != "(((()))((()()))())" {
-			t.Errorf("%q: brackets %s in %s", s, structure, text)
-		}
-		if strings.Contains(text, `\"`) || strings.Contains(text, `\\`) {
-			t.Errorf("%q: escaped quote or backslash in %s", s, text)
-		}
 	}
+	ref, err := build("z").Text()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		text, err := build(s).Text()
+		if err != nil {
+			if utf8.ValidString(s) && s != "" {
+				t.Fatalf("%q: %v", s, err)
+			}
+			return
+		}
+		if s == "" {
+			return // an empty label is no label, an empty class the default summary
+		}
+		if brackets(text) != brackets(ref) {
+			t.Errorf("%q: brackets %s in %s, want %s", s, brackets(text), text, brackets(ref))
+		}
+		if strings.Contains(text, `\"`) || strings.Contains(text, `\\`) || strings.Count(text, `"`)%2 != 0 {
+			t.Errorf("%q: a quote or backslash escape in %s", s, text)
+		}
+	})
 }
 
 func TestOp_Errors(t *testing.T) {
