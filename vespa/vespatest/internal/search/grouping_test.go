@@ -291,3 +291,21 @@ func TestGrouping_NotImplementedAndErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestParseYQL_IdentifiersWithDashAndGroupingTokens(t *testing.T) {
+	st, err := parseYQL(`select * from music where my-field contains "x" and all-time = 3 | all(group(my_attr) each(output(count())))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	and, ok := st.where.(andNode)
+	if !ok || and.kids[0].(containsNode).field != "my-field" || and.kids[1].(compareNode).field != "all-time" {
+		t.Errorf("where %#v", st.where)
+	}
+	if len(st.groupings) != 1 || st.groupings[0].groupBy.name != "my_attr" {
+		t.Errorf("groupings %#v", st.groupings)
+	}
+	// As in Vespa's lexer, a field named all followed by a bracket starts a grouping token.
+	if _, err := parseYQL(`select * from music where all < 5 and b > 3`); err == nil {
+		t.Error("all < 5 … > lexed as a field, not as Vespa's VESPA_GROUPING token")
+	}
+}

@@ -89,7 +89,8 @@ func lex(s string) ([]token, error) {
 			j := i
 			for j < len(s) {
 				r2, w2 := utf8.DecodeRuneInString(s[j:])
-				if r2 == '_' || r2 == '.' || unicode.IsLetter(r2) || unicode.IsDigit(r2) {
+				// yqlplus.g4's IDENTIFIER takes '-' after the first character (my-field).
+				if r2 == '_' || r2 == '.' || r2 == '-' || unicode.IsLetter(r2) || unicode.IsDigit(r2) {
 					j += w2
 					continue
 				}
