@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/govespa/govespa/vespa/query/grouping"
 )
 
 func TestBuilder_Golden(t *testing.T) {
@@ -63,6 +65,10 @@ func TestBuilder_Golden(t *testing.T) {
 		{"limit zero", Select().Limit(0), `select * from sources * where true limit 0`},
 		{"grouping", Select().Limit(0).Grouping("all(group(customer) each(output(sum(price))))"),
 			`select * from sources * where true limit 0 | all(group(customer) each(output(sum(price))))`},
+		{"grouping labelled each", Select().Limit(0).Grouping("each(output(summary())) as(hits)"),
+			`select * from sources * where true limit 0 | each(output(summary())) as(hits)`},
+		{"grouping with where", Select().Limit(0).Grouping("all(group(a) each(output(count()))) where(true)"),
+			`select * from sources * where true limit 0 | all(group(a) each(output(count()))) where(true)`},
 		{"annotation map and list", Select().Where(Contains("t", "x").With("m", map[string]any{"b": 1, "a": []any{"x", 2.5}})),
 			`select * from sources * where t contains ({m: {"a": ["x", 2.5], "b": 1}}"x")`},
 		{"zero condition", Select().Where(Condition{}), `select * from sources * where true`},
@@ -131,6 +137,9 @@ func TestBuilder_Errors(t *testing.T) {
 		{"grouping unbalanced", Select().Grouping("all(group(a)"), "unbalanced"},
 		{"grouping trailing", Select().Grouping("all(group(a)) where true"), "after its closing"},
 		{"grouping never closed", Select().Grouping("all(a"), "unbalanced"},
+		{"grouping label never closed", Select().Grouping("each(a) as(b"), "unbalanced"},
+		{"grouping text after label", Select().Grouping("each(a) as(b) or true"), "after its closing"},
+		{"grouping from GroupingOf", Select().GroupingOf(grouping.All(grouping.Max(0))), "at least 1"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
