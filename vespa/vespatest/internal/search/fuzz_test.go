@@ -98,3 +98,30 @@ func FuzzDocView(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGrouping checks that no grouping text makes the grouping parser or evaluator panic, and
+// that every answer is valid JSON.
+func FuzzGrouping(f *testing.F) {
+	for _, s := range []string{
+		"all(group(genre) each(output(count())))",
+		"all(group(genre) max(2) order(-count(), sum(year)) each(output(avg(year) as(a)) max(1) each(output(summary())) as(t)))",
+		"all(group(predefined(year, bucket(0, 2000), bucket[2000, 3000>)) each(output(min(year), max(relevance()))))",
+		"each(output(summary())) as(hits)",
+		`all(group("x\u0029") each(output(count() as('a\'b'))))`,
+		"all(group(live) max(inf) precision(10) each(output(count()) all(group(genre) each(output(count())))))",
+	} {
+		f.Add(s)
+	}
+	c := musicCorpus()
+	f.Fuzz(func(t *testing.T, g string) {
+		if op, err := parseGrouping(g); err == nil && op == nil {
+			t.Fatal("no operation and no error")
+		}
+		q := url.Values{"yql": {"select * from music where true | " + g}}
+		w := httptest.NewRecorder()
+		NewHandler(c).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/search/?"+q.Encode(), nil))
+		if !json.Valid(w.Body.Bytes()) {
+			t.Fatalf("invalid JSON for %q: %s", g, w.Body)
+		}
+	})
+}
