@@ -117,6 +117,10 @@ func (ev *gEval) body(node *gNode, op *gOp, ms []match) error {
 	}
 	for _, c := range eachs {
 		if !c.each {
+			if c.groupBy != nil {
+				// RequestBuilder.resolveGroupBy's IllegalInputException.
+				return &carriedResultError{e: invalidParameter("Can not group list of groups.")}
+			}
 			return &notImplementedError{what: "all(...) directly under an operation that groups (use each(...))"}
 		}
 		label := c.label

@@ -280,6 +280,7 @@ func TestGrouping_NotImplementedAndErrors(t *testing.T) {
 		{"all(group($x) each(output(count())))", 501, "aliases"},
 		{"all(group(customer) each(output(count())) where(true))", 501, "where"},
 		{"all(group(nosuch) each(output(count())))", 400, "references attribute 'nosuch'"},
+		{"all(group(customer) all(group(year) each(output(count()))))", 400, "Can not group list of groups."},
 		{"all(group(customer) each(output(frobnicate())))", 400, "unknown grouping function"},
 		{"all(max(2) group(customer) each(output(count())))", 400, "group(...) must come first"},
 		{"all(group(customer) each(output(count()))", 400, "brackets do not balance"},
