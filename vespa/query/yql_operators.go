@@ -174,7 +174,7 @@ func (c Condition) renderGeo(b *strings.Builder) error {
 		return err
 	}
 	lat, lng := c.vals[0].(float64), c.vals[1].(float64)
-	if lat < -90 || lat > 90 || lng < -180 || lng > 180 {
+	if !(lat >= -90 && lat <= 90) || !(lng >= -180 && lng <= 180) { // NaN fails too
 		return fmt.Errorf("%w: geoLocation (%v, %v) is not a latitude and a longitude", ErrInvalidYQL, lat, lng)
 	}
 	b.WriteString("geoLocation(")

@@ -2,6 +2,7 @@ package query
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -126,7 +127,8 @@ func TestOperators_Errors(t *testing.T) {
 		{"bad field", Wand("a b", map[string]int{"x": 1}), "character"},
 		{"invalid utf8 token", WeightedSet("f", map[string]int{"\xff": 1}), "UTF-8"},
 		{"latitude out of range", GeoLocation("p", 91, 0, "1 km"), "latitude"},
-		{"nan latitude", GeoLocation("p", 0, 0, "1 km"), ""},
+		{"the equator at the meridian is a point", GeoLocation("p", 0, 0, "1 km"), ""},
+		{"nan latitude", GeoLocation("p", math.NaN(), 0, "1 km"), "latitude"},
 		{"one-term equiv", Equiv("f", "a"), "at least two"},
 		{"empty predicate attribute", Predicate("p", map[string][]string{"a": nil}, nil), "no value"},
 		{"annotation on nonEmpty", NonEmpty(True()).With("a", 1), "not supported"},
