@@ -38,12 +38,15 @@ func sameTokens(t *testing.T, got, want string) {
 	}
 }
 
-func TestOperators_GoldenFromVespa(t *testing.T) {
-	cases := []struct {
-		source string
-		b      Builder
-		vespa  string // Vespa's text, token for token
-	}{
+// operatorGolden is one operator statement and Vespa's text for it.
+type operatorGolden struct {
+	source string
+	b      Builder
+	vespa  string // Vespa's text, token for token
+}
+
+func operatorGoldens() []operatorGolden {
+	return []operatorGolden{
 		{yqlParserTests + ".testDotProduct (line 919)",
 			Select("foo").From("bar").Where(DotProduct("description", map[string]int{"a": 1, "b": 2})),
 			`select foo from bar where dotProduct(description, {"a":1, "b":2})`},
@@ -105,7 +108,10 @@ func TestOperators_GoldenFromVespa(t *testing.T) {
 			Select().Where(NonEmpty(Contains("bar", "a"))),
 			`select * from sources * where nonEmpty(bar contains "a")`},
 	}
-	for _, tc := range cases {
+}
+
+func TestOperators_GoldenFromVespa(t *testing.T) {
+	for _, tc := range operatorGoldens() {
 		t.Run(tc.source, func(t *testing.T) {
 			got, err := tc.b.YQL()
 			if err != nil {

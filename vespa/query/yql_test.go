@@ -10,12 +10,15 @@ import (
 	"github.com/govespa/govespa/vespa/query/grouping"
 )
 
-func TestBuilder_Golden(t *testing.T) {
-	cases := []struct {
-		name string
-		b    Builder
-		want string
-	}{
+// builderGolden is one statement of the golden table.
+type builderGolden struct {
+	name string
+	b    Builder
+	want string
+}
+
+func builderGoldens() []builderGolden {
+	return []builderGolden{
 		{"everything by default", Select(), `select * from sources * where true`},
 		{"fields and one source", Select("title", "artist").From("music").Where(Contains("title", "head")),
 			`select title, artist from music where title contains "head"`},
@@ -76,7 +79,10 @@ func TestBuilder_Golden(t *testing.T) {
 		{"escapes", Select().Where(Contains("t", "a\"b\\c\nd\te\x00f\x7fg\u2028h'")),
 			`select * from sources * where t contains "a\"b\\c\nd\te\u0000f\u007fg\u2028h'"`},
 	}
-	for _, tc := range cases {
+}
+
+func TestBuilder_Golden(t *testing.T) {
+	for _, tc := range builderGoldens() {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.b.YQL()
 			if err != nil {
