@@ -279,6 +279,8 @@ func TestGrouping_NotImplementedAndErrors(t *testing.T) {
 		{"all(group(predefined(price, bucket(0, inf))) each(output(count())))", 501, "predefined buckets"},
 		{"all(group($x) each(output(count())))", 501, "aliases"},
 		{"all(group(customer) each(output(count())) where(true))", 501, "where"},
+		{`[{"continuations":["BGAAABEBCA"]}]all(group(customer) each(output(count())))`, 501, "continuations"},
+		{`{"continuations":["BGAAABEBCA"]}all(group(customer) each(output(count())))`, 501, "continuations"},
 		{"all(group(nosuch) each(output(count())))", 400, "references attribute 'nosuch'"},
 		{"all(group(customer) all(group(year) each(output(count()))))", 400, "Can not group list of groups."},
 		{"all(group(customer) each(output(frobnicate())))", 400, "unknown grouping function"},

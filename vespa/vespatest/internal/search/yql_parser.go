@@ -156,8 +156,9 @@ func (p *parser) statement() (*statement, error) {
 				return nil, p.errorf(t, "could not parse grouping '%s': %v", t.text, err)
 			}
 			st.groupings = append(st.groupings, g)
-		case t.kind == tokPunct && t.text == "{":
-			return nil, &notImplementedError{what: "annotations on grouping pipe steps"}
+		case t.kind == tokPunct && (t.text == "{" || t.text == "["):
+			// {...}all(...) or [{...}]all(...): continuations and other grouping annotations.
+			return nil, &notImplementedError{what: "annotations on grouping pipe steps (continuations)"}
 		case t.kind == tokIdent && (strings.EqualFold(t.text, "all") || strings.EqualFold(t.text, "each")):
 			// all( or each( that did not lex as a VESPA_GROUPING token: its brackets do not
 			// balance.
