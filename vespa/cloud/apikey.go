@@ -16,11 +16,13 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/govespa/govespa/vespa/internal/ctlplane"
 )
 
 // EmptyContentHash is the X-Content-Hash of a request without a body: the
 // standard base64 of the SHA-256 of zero bytes.
-const EmptyContentHash = "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
+const EmptyContentHash = ctlplane.EmptyContentHash
 
 // ParseAPIKey parses a Vespa Cloud API key: a PEM-encoded ECDSA P-256 private
 // key, either SEC 1 ("EC PRIVATE KEY", as `vespa auth api-key` writes it) or
@@ -136,7 +138,7 @@ func newSigner(keyID string, pemKey []byte, now func() time.Time) (*signer, erro
 }
 
 // sign sets the five signature headers on req, whose body hashes to
-// contentHash (see [hashBody]). Called once per attempt, so every attempt
+// contentHash (see ctlplane.HashBody). Called once per attempt, so every attempt
 // carries a fresh timestamp.
 func (s *signer) sign(req *http.Request, contentHash string) error {
 	ts := s.now().UTC().Format(time.RFC3339)
@@ -152,28 +154,4 @@ func (s *signer) sign(req *http.Request, contentHash string) error {
 	req.Header.Set("X-Key", s.pubB64)
 	req.Header.Set("X-Authorization", base64.StdEncoding.EncodeToString(sig))
 	return nil
-}
-
-// hashBody returns the standard base64 of the SHA-256 of what write writes,
-// and its length.
-func hashBody(write func(io.Writer) error) (string, int64, error) {
-	h := sha256.New()
-	cw := &countingWriter{w: h}
-	if write != nil {
-		if err := write(cw); err != nil {
-			return "", 0, err
-		}
-	}
-	return base64.StdEncoding.EncodeToString(h.Sum(nil)), cw.n, nil
-}
-
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(b []byte) (int, error) {
-	n, err := c.w.Write(b)
-	c.n += int64(n)
-	return n, err
 }

@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/cloud/cloudtest"
+	"github.com/govespa/govespa/vespa/deploy"
 	"github.com/govespa/govespa/vespa/retries"
-	"github.com/govespa/govespa/vespa/vespatest"
 )
 
 func TestClient_DeployAndFollowRun(t *testing.T) {
@@ -84,7 +85,7 @@ func TestClient_DeployPinnedVersionIsMultipart(t *testing.T) {
 func TestClient_DeployRefusals(t *testing.T) {
 	srv, c := newCloud(t, newKey(t))
 	ctx := t.Context()
-	noCert, err := cloud.NewPackageFS(mapFS("services.xml", "<services/>"))
+	noCert, err := deploy.NewPackageFS(mapFS("services.xml", "<services/>"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestClient_RunStatusMapping(t *testing.T) {
 		{cloud.RunStatusError, "installReal"},
 	} {
 		t.Run(string(c.status), func(t *testing.T) {
-			_, cl := newCloud(t, newKey(t), vespatest.CloudWithRunStatus(string(c.status)))
+			_, cl := newCloud(t, newKey(t), cloudtest.WithRunStatus(string(c.status)))
 			run, err := cl.Deploy(t.Context(), devZone, certPackage(t), cloud.DeployOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -136,7 +137,7 @@ func TestClient_RunStatusMapping(t *testing.T) {
 		})
 	}
 	t.Run("noTests is a success", func(t *testing.T) {
-		_, cl := newCloud(t, newKey(t), vespatest.CloudWithRunStatus("noTests"))
+		_, cl := newCloud(t, newKey(t), cloudtest.WithRunStatus("noTests"))
 		run, err := cl.Deploy(t.Context(), devZone, certPackage(t), cloud.DeployOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -148,7 +149,7 @@ func TestClient_RunStatusMapping(t *testing.T) {
 }
 
 func TestClient_EndpointsAndDelete(t *testing.T) {
-	srv, c := newCloud(t, newKey(t), vespatest.CloudWithEndpointURLs("https://mtls.example/", "https://token.example/"))
+	srv, c := newCloud(t, newKey(t), cloudtest.WithEndpointURLs("https://mtls.example/", "https://token.example/"))
 	ctx := t.Context()
 	if _, err := c.Endpoints(ctx, devZone, cloud.EndpointFilter{}); !errors.Is(err, cloud.ErrNotFound) {
 		t.Errorf("endpoints before deploying: %v, want ErrNotFound", err)
@@ -222,7 +223,7 @@ func TestClient_CreateToken(t *testing.T) {
 }
 
 func TestClient_AccessToken(t *testing.T) {
-	srv := vespatest.NewCloudTestServer(t, vespatest.CloudWithAccessToken("s3cret"))
+	srv := cloudtest.NewTestServer(t, cloudtest.WithAccessToken("s3cret"))
 	good, err := cloud.NewClient(testApp, cloud.WithEndpoint(srv.URL()), cloud.WithAccessToken("s3cret"))
 	if err != nil {
 		t.Fatal(err)
@@ -240,7 +241,7 @@ func TestClient_AccessToken(t *testing.T) {
 func TestClient_Signing(t *testing.T) {
 	key := newKey(t)
 	t.Run("wrong key is rejected and not retried", func(t *testing.T) {
-		srv := vespatest.NewCloudTestServer(t, vespatest.CloudWithAPIKey(key))
+		srv := cloudtest.NewTestServer(t, cloudtest.WithAPIKey(key))
 		c, _ := cloud.NewClient(testApp, cloud.WithEndpoint(srv.URL()), cloud.WithAPIKey(newKey(t)))
 		_, err := c.Endpoints(t.Context(), devZone, cloud.EndpointFilter{})
 		var e *cloud.Error
@@ -253,7 +254,7 @@ func TestClient_Signing(t *testing.T) {
 	})
 	for _, skew := range []time.Duration{-6 * time.Minute, 6 * time.Minute} {
 		t.Run("timestamp off by "+skew.String()+" is rejected", func(t *testing.T) {
-			srv := vespatest.NewCloudTestServer(t, vespatest.CloudWithAPIKey(key))
+			srv := cloudtest.NewTestServer(t, cloudtest.WithAPIKey(key))
 			c, _ := cloud.NewClient(testApp, cloud.WithEndpoint(srv.URL()), cloud.WithAPIKey(key),
 				cloud.WithClock(func() time.Time { return time.Now().Add(skew) }))
 			if _, err := c.Endpoints(t.Context(), devZone, cloud.EndpointFilter{}); !errors.Is(err, cloud.ErrUnauthorized) {
@@ -262,7 +263,7 @@ func TestClient_Signing(t *testing.T) {
 		})
 	}
 	t.Run("timestamp within 5 minutes is accepted", func(t *testing.T) {
-		srv := vespatest.NewCloudTestServer(t, vespatest.CloudWithAPIKey(key))
+		srv := cloudtest.NewTestServer(t, cloudtest.WithAPIKey(key))
 		c, _ := cloud.NewClient(testApp, cloud.WithEndpoint(srv.URL()), cloud.WithAPIKey(key),
 			cloud.WithClock(func() time.Time { return time.Now().Add(-4 * time.Minute) }))
 		if _, err := c.Endpoints(t.Context(), devZone, cloud.EndpointFilter{}); !errors.Is(err, cloud.ErrNotFound) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/cloud/cloudtest"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestClient_DataPlaneClient(t *testing.T) {
 	container := vespatest.NewTestServer(t, vespatest.WithToken("vespa_cloud_secret"))
 	key := newKey(t)
-	_, c := newCloud(t, key, vespatest.CloudWithEndpointURLs("https://mtls.invalid/", container.URL()+"/"))
+	_, c := newCloud(t, key, cloudtest.WithEndpointURLs("https://mtls.invalid/", container.URL()+"/"))
 	ctx := t.Context()
 	if _, err := c.Deploy(ctx, devZone, certPackage(t), cloud.DeployOptions{}); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa/cloud"
-	"github.com/govespa/govespa/vespa/vespatest"
+	"github.com/govespa/govespa/vespa/cloud/cloudtest"
+	"github.com/govespa/govespa/vespa/deploy"
 )
 
 // handlerTransport serves requests in-process with a handler, as a server
@@ -51,10 +52,10 @@ func newKey(t *testing.T) []byte {
 
 // newCloud starts an emulated control plane that accepts key, and a client
 // of it signing with key.
-func newCloud(t *testing.T, key []byte, opts ...vespatest.CloudOption) (*vespatest.CloudServer, *cloud.Client) {
+func newCloud(t *testing.T, key []byte, opts ...cloudtest.Option) (*cloudtest.Server, *cloud.Client) {
 	t.Helper()
-	srv := vespatest.NewCloudTestServer(t, append([]vespatest.CloudOption{
-		vespatest.CloudWithAPIKey(key), vespatest.CloudWithLogInterval(time.Millisecond)}, opts...)...)
+	srv := cloudtest.NewTestServer(t, append([]cloudtest.Option{
+		cloudtest.WithAPIKey(key), cloudtest.WithLogInterval(time.Millisecond)}, opts...)...)
 	c, err := cloud.NewClient(testApp, cloud.WithEndpoint(srv.URL()), cloud.WithAPIKey(key),
 		cloud.WithHTTPClient(srv.Client()), cloud.WithPollInterval(time.Millisecond))
 	if err != nil {
@@ -64,12 +65,9 @@ func newCloud(t *testing.T, key []byte, opts ...vespatest.CloudOption) (*vespate
 }
 
 // certPackage returns an application package with a client certificate.
-func certPackage(t *testing.T) *cloud.Package {
+func certPackage(t *testing.T) *deploy.Package {
 	t.Helper()
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"services.xml": "<services version='1.0'/>", "schemas/music.sd": "schema music {}"},
-		[]string{"services.xml", "schemas/music.sd"})
-	p, err := cloud.NewPackage(dir)
+	p, err := deploy.NewPackageFS(mapFS("services.xml", "<services version='1.0'/>", "schemas/music.sd", "schema music {}"))
 	if err != nil {
 		t.Fatal(err)
 	}

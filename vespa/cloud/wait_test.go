@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa/cloud"
-	"github.com/govespa/govespa/vespa/vespatest"
+	"github.com/govespa/govespa/vespa/cloud/cloudtest"
 )
 
 // inProcessClient returns a cloud client that reaches h in-process.
@@ -26,7 +26,7 @@ func inProcessClient(t *testing.T, h http.Handler, key []byte, opts ...cloud.Opt
 func TestFollowRun_BoundedByContextDeadline(t *testing.T) {
 	key := newKey(t)
 	// The run logs one entry an hour: it cannot finish within the deadline.
-	srv := vespatest.NewCloudTestServer(t, vespatest.CloudWithAPIKey(key), vespatest.CloudWithLogInterval(time.Hour))
+	srv := cloudtest.NewTestServer(t, cloudtest.WithAPIKey(key), cloudtest.WithLogInterval(time.Hour))
 	synctest.Test(t, func(t *testing.T) {
 		c := inProcessClient(t, srv.Handler(), key)
 		run, err := c.Deploy(t.Context(), devZone, certPackage(t), cloud.DeployOptions{})
@@ -52,7 +52,7 @@ func TestFollowRun_BoundedByContextDeadline(t *testing.T) {
 
 func TestFollowRun_NoDeadlineMeansDefaultWaitTimeout(t *testing.T) {
 	key := newKey(t)
-	srv := vespatest.NewCloudTestServer(t, vespatest.CloudWithAPIKey(key), vespatest.CloudWithLogInterval(24*time.Hour))
+	srv := cloudtest.NewTestServer(t, cloudtest.WithAPIKey(key), cloudtest.WithLogInterval(24*time.Hour))
 	synctest.Test(t, func(t *testing.T) {
 		c := inProcessClient(t, srv.Handler(), key, cloud.WithPollInterval(time.Minute))
 		run, err := c.Deploy(context.Background(), devZone, certPackage(t), cloud.DeployOptions{})
@@ -69,7 +69,7 @@ func TestFollowRun_NoDeadlineMeansDefaultWaitTimeout(t *testing.T) {
 
 func TestFollowRun_LogArrivesOverTime(t *testing.T) {
 	key := newKey(t)
-	srv := vespatest.NewCloudTestServer(t, vespatest.CloudWithAPIKey(key), vespatest.CloudWithLogInterval(10*time.Second))
+	srv := cloudtest.NewTestServer(t, cloudtest.WithAPIKey(key), cloudtest.WithLogInterval(10*time.Second))
 	synctest.Test(t, func(t *testing.T) {
 		c := inProcessClient(t, srv.Handler(), key) // polls every 2 s
 		run, err := c.Deploy(t.Context(), devZone, certPackage(t), cloud.DeployOptions{})
@@ -96,30 +96,42 @@ func TestFollowRun_LogArrivesOverTime(t *testing.T) {
 
 func TestClient_RetryWaitsUnderSynctest(t *testing.T) {
 	key := newKey(t)
-	srv := vespatest.NewCloudTestServer(t, vespatest.CloudWithAPIKey(key))
+	srv := cloudtest.NewTestServer(t, cloudtest.WithAPIKey(key))
 	synctest.Test(t, func(t *testing.T) {
 		c := inProcessClient(t, srv.Handler(), key)
+		if _, err := c.Deploy(t.Context(), devZone, certPackage(t), cloud.DeployOptions{}); err != nil {
+			t.Fatal(err)
+		}
 		srv.FailNext(2, http.StatusBadGateway)
 		start := time.Now()
-		if _, err := c.CreateToken(t.Context(), "tok", 0); err != nil {
+		if _, err := c.Endpoints(t.Context(), devZone, cloud.EndpointFilter{}); err != nil {
 			t.Fatal(err)
 		}
 		if got := time.Since(start); got != 3*time.Second {
 			t.Errorf("two retries took %v, want 1 s + 2 s", got)
 		}
 		srv.FailNext(3, http.StatusServiceUnavailable)
-		_, err := c.CreateToken(t.Context(), "tok", 0)
+		_, err := c.Endpoints(t.Context(), devZone, cloud.EndpointFilter{})
 		var e *cloud.Error
 		if !errors.As(err, &e) || e.Status != http.StatusServiceUnavailable || e.Message != "injected fault" {
 			t.Errorf("after 3 failed attempts: %v, want the last 503", err)
 		}
-		// A retry in progress ends at once when the context does.
-		srv.FailNext(3, http.StatusServiceUnavailable)
+		// A retry in progress ends at once when the context does (two
+		// attempts, at 0 and 1 s, then the wait of 2 s is cut at 1.5 s).
+		srv.FailNext(2, http.StatusServiceUnavailable)
 		ctx, cancel := context.WithTimeout(t.Context(), 1500*time.Millisecond)
 		defer cancel()
 		start = time.Now()
-		if _, err := c.CreateToken(ctx, "tok", 0); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) != 1500*time.Millisecond {
+		if _, err := c.Endpoints(ctx, devZone, cloud.EndpointFilter{}); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) != 1500*time.Millisecond {
 			t.Errorf("retry under a 1.5 s deadline: %v after %v", err, time.Since(start))
+		}
+		// An upload is not retried, even on a 502: one request, its error.
+		srv.FailNext(1, http.StatusBadGateway)
+		before := len(srv.Requests())
+		start = time.Now()
+		_, err = c.CreateToken(t.Context(), "tok", 0)
+		if !errors.As(err, &e) || e.Status != http.StatusBadGateway || len(srv.Requests())-before != 1 || time.Since(start) != 0 {
+			t.Errorf("CreateToken after a 502: %v, %d requests in %v; want the 502 after 1 request, at once", err, len(srv.Requests())-before, time.Since(start))
 		}
 	})
 }

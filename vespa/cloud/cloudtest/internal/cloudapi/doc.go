@@ -5,6 +5,6 @@
 // build status, and data-plane tokens. Replies are shaped as the controller's.
 //
 // It is written independently of govespa's client: it imports no govespa
-// package, so it can catch the client's mistakes. Package vespatest exposes it
-// as CloudServer.
+// package, so it can catch the client's mistakes. Package cloudtest exposes it
+// as Server.
 package cloudapi

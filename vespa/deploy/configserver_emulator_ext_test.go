@@ -1,4 +1,4 @@
-package cloud_test
+package deploy_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa"
-	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/deploy"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -15,13 +15,13 @@ import (
 // convergence and for the container it reports to be up.
 func TestConfigServer_Emulator(t *testing.T) {
 	srv := vespatest.NewTestServer(t)
-	cs, err := cloud.NewConfigServer(srv.ConfigServerURL(), cloud.WithPollInterval(10*time.Millisecond))
+	cs, err := deploy.NewConfigServer(srv.ConfigServerURL(), deploy.WithPollInterval(10*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	s, err := cs.DeployAndWait(ctx, certPackage(t), cloud.ConfigDeployParams{})
+	s, err := cs.DeployAndWait(ctx, appPackage(t), deploy.Params{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,12 +38,12 @@ func TestConfigServer_Emulator(t *testing.T) {
 
 	// A package without services.xml cannot be made; a broken one is refused
 	// with the config server's message.
-	bad, err := cloud.NewPackageFS(mapFS("services.xml", "<services"))
+	bad, err := deploy.NewPackageFS(mapFS("services.xml", "<services"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cs.Deploy(ctx, bad, cloud.ConfigDeployParams{}); err != nil {
-		var e *cloud.Error
+	if _, err := cs.Deploy(ctx, bad, deploy.Params{}); err != nil {
+		var e *deploy.Error
 		if !errors.As(err, &e) || e.Message == "" {
 			t.Errorf("Deploy of a broken services.xml: %v", err)
 		}
@@ -59,13 +59,13 @@ func TestConfigServer_ContainerHTTPClient(t *testing.T) {
 	srv := vespatest.NewTestServer(t, vespatest.WithToken(token))
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	params := cloud.ConfigDeployParams{ContainerURLs: []string{srv.URL()}}
+	params := deploy.Params{ContainerURLs: []string{srv.URL()}}
 
-	plain, err := cloud.NewConfigServer(srv.ConfigServerURL(), cloud.WithPollInterval(10*time.Millisecond))
+	plain, err := deploy.NewConfigServer(srv.ConfigServerURL(), deploy.WithPollInterval(10*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := plain.DeployAndWait(ctx, certPackage(t), params); !errors.Is(err, cloud.ErrUnauthorized) {
+	if _, err := plain.DeployAndWait(ctx, appPackage(t), params); !errors.Is(err, deploy.ErrUnauthorized) {
 		t.Fatalf("DeployAndWait without the token: %v, want ErrUnauthorized from the container", err)
 	}
 
@@ -74,18 +74,15 @@ func TestConfigServer_ContainerHTTPClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer vc.Close()
-	cs, err := cloud.NewConfigServer(srv.ConfigServerURL(), cloud.WithPollInterval(10*time.Millisecond),
-		cloud.WithContainerHTTPClient(vc.HTTPClient()))
+	cs, err := deploy.NewConfigServer(srv.ConfigServerURL(), deploy.WithPollInterval(10*time.Millisecond),
+		deploy.WithContainerHTTPClient(vc.HTTPClient()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cs.DeployAndWait(ctx, certPackage(t), params); err != nil {
+	if _, err := cs.DeployAndWait(ctx, appPackage(t), params); err != nil {
 		t.Fatalf("DeployAndWait with the token: %v", err)
 	}
-	if _, err := cloud.NewClient(testApp, cloud.WithAccessToken("x"), cloud.WithContainerHTTPClient(vc.HTTPClient())); err == nil {
-		t.Error("NewClient accepted WithContainerHTTPClient")
-	}
-	if _, err := cloud.NewConfigServer(srv.ConfigServerURL(), cloud.WithContainerHTTPClient(nil)); err == nil {
+	if _, err := deploy.NewConfigServer(srv.ConfigServerURL(), deploy.WithContainerHTTPClient(nil)); err == nil {
 		t.Error("WithContainerHTTPClient(nil) accepted")
 	}
 }

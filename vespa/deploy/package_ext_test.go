@@ -1,4 +1,4 @@
-package cloud_test
+package deploy_test
 
 import (
 	"archive/zip"
@@ -11,7 +11,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/deploy"
 )
 
 // writeTree creates files (slash paths) under dir, in the given order.
@@ -49,7 +49,7 @@ var appFiles = map[string]string{
 
 var wantFiles = []string{"schemas/a-b/x.txt", "schemas/music.sd", "search/query-profiles/default.xml", "services.xml"}
 
-func zipBytes(t *testing.T, p *cloud.Package) []byte {
+func zipBytes(t *testing.T, p *deploy.Package) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := p.WriteZip(&b); err != nil {
@@ -89,11 +89,11 @@ func TestPackage_DeterministicAndSkipsVCSAndEditorFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	pa, err := cloud.NewPackage(dirA)
+	pa, err := deploy.NewPackage(dirA)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pb, err := cloud.NewPackage(dirB)
+	pb, err := deploy.NewPackage(dirB)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestPackage_DeterministicAndSkipsVCSAndEditorFiles(t *testing.T) {
 	for name, data := range appFiles {
 		mfs[name] = &fstest.MapFile{Data: []byte(data), Mode: 0o600}
 	}
-	pf, err := cloud.NewPackageFS(mfs)
+	pf, err := deploy.NewPackageFS(mfs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestPackage_DeterministicAndSkipsVCSAndEditorFiles(t *testing.T) {
 	if err := os.WriteFile(zipPath, a1, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pz, err := cloud.NewPackage(zipPath)
+	pz, err := deploy.NewPackage(zipPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestPackage_DeterministicAndSkipsVCSAndEditorFiles(t *testing.T) {
 }
 
 func TestPackage_ReaderStreamsTheSameBytes(t *testing.T) {
-	p, err := cloud.NewPackageFS(fstest.MapFS{"services.xml": {Data: []byte("<services/>")}, "big.bin": {Data: bytes.Repeat([]byte("x"), 1<<20)}})
+	p, err := deploy.NewPackageFS(fstest.MapFS{"services.xml": {Data: []byte("<services/>")}, "big.bin": {Data: bytes.Repeat([]byte("x"), 1<<20)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,30 +168,27 @@ func TestPackage_ReaderStreamsTheSameBytes(t *testing.T) {
 func TestNewPackage_MissingServicesXML(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"schemas/music.sd": "x"}, []string{"schemas/music.sd"})
-	_, err := cloud.NewPackage(dir)
-	if !errors.Is(err, cloud.ErrMissingServicesXML) {
+	_, err := deploy.NewPackage(dir)
+	if !errors.Is(err, deploy.ErrMissingServicesXML) {
 		t.Fatalf("NewPackage without services.xml: %v, want ErrMissingServicesXML", err)
 	}
-	if _, err := cloud.NewPackageFS(fstest.MapFS{"app/services.xml": {}}); !errors.Is(err, cloud.ErrMissingServicesXML) {
+	if _, err := deploy.NewPackageFS(fstest.MapFS{"app/services.xml": {}}); !errors.Is(err, deploy.ErrMissingServicesXML) {
 		t.Errorf("services.xml in a subdirectory: %v, want ErrMissingServicesXML", err)
 	}
-	if _, err := cloud.NewPackage(filepath.Join(dir, "nope")); err == nil {
+	if _, err := deploy.NewPackage(filepath.Join(dir, "nope")); err == nil {
 		t.Error("NewPackage of a missing path succeeded")
 	}
 }
 
 func TestPackage_WithClientCertificate(t *testing.T) {
-	p, err := cloud.NewPackageFS(fstest.MapFS{"services.xml": {Data: []byte("<services/>")}})
+	p, err := deploy.NewPackageFS(fstest.MapFS{"services.xml": {Data: []byte("<services/>")}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p.HasClientCertificate() {
 		t.Fatal("a package without security/clients.pem reports one")
 	}
-	kp, err := cloud.GenerateKeyPair()
-	if err != nil {
-		t.Fatal(err)
-	}
+	kp := newKeyPair(t)
 	q, err := p.WithClientCertificate(kp.CertificatePEM)
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +198,7 @@ func TestPackage_WithClientCertificate(t *testing.T) {
 	}
 	data := zipBytes(t, q)
 	zr, _ := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	f, err := zr.Open(cloud.ClientCertificatePath)
+	f, err := zr.Open(deploy.ClientCertificatePath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +212,7 @@ func TestPackage_WithClientCertificate(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	if err := cloud.WriteClientCertificate(dir, kp.CertificatePEM); err != nil {
+	if err := deploy.WriteClientCertificate(dir, kp.CertificatePEM); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "security", "clients.pem")); err != nil || !bytes.Equal(b, kp.CertificatePEM) {
@@ -237,7 +234,7 @@ func TestSkipped(t *testing.T) {
 		{".a.swp", false, true}, {"#a#", false, true}, {".#a", false, true}, {"services.xml", false, false},
 		{"#", false, false}, {".git", false, true}, {".gitkeep", false, false},
 	} {
-		if got := cloud.Skipped(c.name, c.dir); got != c.skip {
+		if got := deploy.Skipped(c.name, c.dir); got != c.skip {
 			t.Errorf("Skipped(%q, dir=%v) = %v, want %v", c.name, c.dir, got, c.skip)
 		}
 	}

@@ -50,6 +50,9 @@ type Request struct {
 	Signed bool
 	// Status is the status of the reply.
 	Status int
+	// Dropped reports that the request was acted on and its reply dropped:
+	// the connection was closed instead (see DropReplies).
+	Dropped bool
 }
 
 // Server is the emulated control plane. It is safe for concurrent use.
@@ -62,6 +65,7 @@ type Server struct {
 	deployments map[string]*Deployment      // by tenant/application/instance/env/region
 	builds      map[string]map[int64]*build // by tenant/application
 	faults      []int                       // statuses of the next replies to fail
+	drops       int                         // replies still to drop after acting
 	requests    []Request
 	tokens      int
 }
@@ -143,6 +147,15 @@ func (s *Server) FailNext(n, status int) {
 	}
 }
 
+// DropReplies makes the server act on each of the next n requests as usual,
+// then close the connection instead of answering: the reply is lost, as when
+// a network fails after the server did its work.
+func (s *Server) DropReplies(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.drops += n
+}
+
 // Requests returns the requests answered so far, oldest first.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
@@ -171,8 +184,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	status, reply := s.serve(r, rec)
 	rec.Status = status
 	s.mu.Lock()
+	drop := s.drops > 0
+	if drop {
+		s.drops--
+		rec.Dropped = true
+	}
 	s.requests = append(s.requests, *rec)
 	s.mu.Unlock()
+	if drop {
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			_ = conn.Close()
+			return
+		}
+		panic(http.ErrAbortHandler) // no hijacking (HTTP/2): abort the stream
+	}
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(reply)

@@ -1,4 +1,4 @@
-package cloud
+package deploy
 
 import (
 	"archive/zip"
@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/govespa/govespa/vespa/internal/ctlplane"
 )
 
 // ClientCertificatePath is where an application package holds the data-plane
@@ -38,6 +40,7 @@ const zipMode fs.FileMode = 0o644
 // time it is zipped, so edits to a directory show up in the next zip.
 type Package struct {
 	name  string                              // for messages: the path, or "fs"
+	dir   string                              // the absolute directory of a directory package, else ""
 	open  func() (fs.FS, func() error, error) // the source tree and its closer
 	extra map[string][]byte                   // files added with WithFile
 }
@@ -48,17 +51,30 @@ type Package struct {
 func NewPackage(path string) (*Package, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("cloud: application package: %w", err)
+		return nil, fmt.Errorf("deploy: application package: %w", err)
 	}
 	p := &Package{name: path}
 	if st.IsDir() {
-		fsys := os.DirFS(path)
-		p.open = func() (fs.FS, func() error, error) { return fsys, func() error { return nil }, nil }
+		// The tree is read through an os.Root, which refuses to follow a link
+		// out of it, whatever the tree holds at the time of reading; links
+		// are also checked before anything is sent (see checkLink).
+		dir, err := filepath.Abs(path)
+		if err != nil {
+			return nil, fmt.Errorf("deploy: application package: %w", err)
+		}
+		p.dir = dir
+		p.open = func() (fs.FS, func() error, error) {
+			root, err := os.OpenRoot(dir)
+			if err != nil {
+				return nil, nil, fmt.Errorf("deploy: application package: %w", err)
+			}
+			return root.FS(), root.Close, nil
+		}
 	} else {
 		p.open = func() (fs.FS, func() error, error) {
 			zr, err := zip.OpenReader(path)
 			if err != nil {
-				return nil, nil, fmt.Errorf("cloud: application package %s: %w", path, err)
+				return nil, nil, fmt.Errorf("deploy: application package %s: %w", path, err)
 			}
 			return zr, zr.Close, nil
 		}
@@ -74,7 +90,7 @@ func NewPackage(path string) (*Package, error) {
 // [ErrMissingServicesXML] when there is no services.xml at its root.
 func NewPackageFS(fsys fs.FS) (*Package, error) {
 	if fsys == nil {
-		return nil, errors.New("cloud: application package: nil fs.FS")
+		return nil, errors.New("deploy: application package: nil fs.FS")
 	}
 	p := &Package{name: "fs", open: func() (fs.FS, func() error, error) {
 		return fsys, func() error { return nil }, nil
@@ -113,7 +129,7 @@ func (p *Package) Has(name string) (_ bool, err error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
 	case err != nil:
-		return false, fmt.Errorf("cloud: application package %s: %w", p.name, err)
+		return false, fmt.Errorf("deploy: application package %s: %w", p.name, err)
 	}
 	return st.Mode().IsRegular(), nil
 }
@@ -123,9 +139,9 @@ func (p *Package) Has(name string) (_ bool, err error) {
 // The receiver is unchanged.
 func (p *Package) WithFile(name string, data []byte) (*Package, error) {
 	if !fs.ValidPath(name) || name == "." {
-		return nil, fmt.Errorf("cloud: invalid package file name %q", name)
+		return nil, fmt.Errorf("deploy: invalid package file name %q", name)
 	}
-	q := &Package{name: p.name, open: p.open, extra: maps.Clone(p.extra)}
+	q := &Package{name: p.name, dir: p.dir, open: p.open, extra: maps.Clone(p.extra)}
 	if q.extra == nil {
 		q.extra = make(map[string][]byte)
 	}
@@ -163,10 +179,10 @@ func WriteClientCertificate(dir string, certPEM []byte) error {
 	// both stay readable like the rest of the tree, for git, Docker builds and
 	// Vespa's CLI. The private key is never written here (see [KeyPair.Save]).
 	if err := os.MkdirAll(sec, 0o755); err != nil { //nolint:gosec // G301: a source-tree directory holding a public certificate
-		return fmt.Errorf("cloud: %w", err)
+		return fmt.Errorf("deploy: %w", err)
 	}
 	if err := os.WriteFile(filepath.Join(sec, "clients.pem"), certPEM, 0o644); err != nil { //nolint:gosec // G306: a public certificate, read by other tools
-		return fmt.Errorf("cloud: %w", err)
+		return fmt.Errorf("deploy: %w", err)
 	}
 	return nil
 }
@@ -180,20 +196,20 @@ func checkCertificates(b []byte) error {
 		block, rest = pem.Decode(rest)
 		if block == nil {
 			if len(bytes.TrimSpace(rest)) != 0 {
-				return errors.New("cloud: client certificate: trailing data that is not PEM")
+				return errors.New("deploy: client certificate: trailing data that is not PEM")
 			}
 			break
 		}
 		if block.Type != "CERTIFICATE" {
-			return fmt.Errorf("cloud: client certificate: PEM block %q is not a CERTIFICATE", block.Type)
+			return fmt.Errorf("deploy: client certificate: PEM block %q is not a CERTIFICATE", block.Type)
 		}
 		if _, err := x509.ParseCertificate(block.Bytes); err != nil {
-			return fmt.Errorf("cloud: client certificate: %w", err)
+			return fmt.Errorf("deploy: client certificate: %w", err)
 		}
 		n++
 	}
 	if n == 0 {
-		return errors.New("cloud: client certificate: no PEM certificate found")
+		return errors.New("deploy: client certificate: no PEM certificate found")
 	}
 	return nil
 }
@@ -206,13 +222,16 @@ func (p *Package) Files() (_ []string, err error) {
 		return nil, err
 	}
 	defer closeSource(&err, p.name, closeFS)
-	return p.files(fsys)
+	names, _, err := p.files(fsys)
+	return names, err
 }
 
 // files lists the regular files of fsys and the added files, skipping
-// version-control and editor files, sorted by path.
-func (p *Package) files(fsys fs.FS) ([]string, error) {
+// version-control and editor files, sorted by path, and maps each symbolic
+// link among them to the file it resolves to (see [Package.checkLink]).
+func (p *Package) files(fsys fs.FS) ([]string, map[string]string, error) {
 	set := make(map[string]bool, len(p.extra))
+	links := map[string]string{}
 	for name := range p.extra {
 		set[name] = true
 	}
@@ -234,17 +253,25 @@ func (p *Package) files(fsys fs.FS) ([]string, error) {
 		case d.Type().IsRegular():
 			set[name] = true
 		case d.Type()&fs.ModeSymlink != 0:
-			// A link to a regular file is zipped as that file; others are left out.
-			if st, err := fs.Stat(fsys, name); err == nil && st.Mode().IsRegular() {
-				set[name] = true
+			// As Vespa's CLI does, a link to a regular file is zipped as that
+			// file, under the link's name; unlike it, a link that leads
+			// outside the package is refused rather than followed.
+			target, err := p.checkLink(fsys, name)
+			if err != nil {
+				return err
 			}
+			set[name] = true
+			links[name] = target
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("cloud: application package %s: %w", p.name, err)
+	if errors.Is(err, ErrUnsafeLink) {
+		return nil, nil, err
 	}
-	return slices.Sorted(maps.Keys(set)), nil
+	if err != nil {
+		return nil, nil, fmt.Errorf("deploy: application package %s: %w", p.name, err)
+	}
+	return slices.Sorted(maps.Keys(set)), links, nil
 }
 
 // WriteZip writes the package to w as a zip archive: entries sorted by path,
@@ -257,7 +284,7 @@ func (p *Package) WriteZip(w io.Writer) (err error) {
 		return err
 	}
 	defer closeSource(&err, p.name, closeFS)
-	names, err := p.files(fsys)
+	names, links, err := p.files(fsys)
 	if err != nil {
 		return err
 	}
@@ -267,19 +294,21 @@ func (p *Package) WriteZip(w io.Writer) (err error) {
 		h.SetMode(zipMode)
 		fw, err := zw.CreateHeader(h)
 		if err != nil {
-			return fmt.Errorf("cloud: zipping %s: %w", name, err)
+			return fmt.Errorf("deploy: zipping %s: %w", name, err)
 		}
 		if data, ok := p.extra[name]; ok {
 			_, err = fw.Write(data)
+		} else if target, ok := links[name]; ok {
+			err = copyFile(fw, fsys, target)
 		} else {
 			err = copyFile(fw, fsys, name)
 		}
 		if err != nil {
-			return fmt.Errorf("cloud: zipping %s: %w", name, err)
+			return fmt.Errorf("deploy: zipping %s: %w", name, err)
 		}
 	}
 	if err := zw.Close(); err != nil {
-		return fmt.Errorf("cloud: zipping: %w", err)
+		return fmt.Errorf("deploy: zipping: %w", err)
 	}
 	return nil
 }
@@ -301,43 +330,14 @@ func copyFile(w io.Writer, fsys fs.FS, name string) (err error) {
 // nothing else went wrong.
 func closeSource(errp *error, name string, closeFn func() error) {
 	if err := closeFn(); err != nil && *errp == nil {
-		*errp = fmt.Errorf("cloud: closing %s: %w", name, err)
+		*errp = fmt.Errorf("deploy: closing %s: %w", name, err)
 	}
 }
 
 // Reader returns the zipped package as a stream, written by a goroutine
 // through an [io.Pipe] while it is read. Close it to stop that goroutine;
 // Close waits for it to end. A zipping error is returned by Read.
-func (p *Package) Reader() io.ReadCloser {
-	pr, pw := io.Pipe()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		pw.CloseWithError(p.WriteZip(pw))
-	}()
-	return &pipeReader{pr: pr, done: done}
-}
-
-type pipeReader struct {
-	pr   *io.PipeReader
-	done chan struct{}
-}
-
-func (r *pipeReader) Read(b []byte) (int, error) { return r.pr.Read(b) }
-
-// Close stops the writer (its next write fails with io.ErrClosedPipe) and
-// waits for it to end.
-func (r *pipeReader) Close() error {
-	r.stop(nil)
-	return nil
-}
-
-// stop makes the writer's next write fail with err (io.ErrClosedPipe when
-// nil) and waits for it to end. It may be called more than once.
-func (r *pipeReader) stop(err error) {
-	r.pr.CloseWithError(err)
-	<-r.done
-}
+func (p *Package) Reader() io.ReadCloser { return ctlplane.NewPipe(p.WriteZip) }
 
 // skippedDirs are directories of version-control systems, IDEs and Vespa's
 // own tools (".vespa" may hold data-plane private keys) that are never zipped.

@@ -1,0 +1,194 @@
+package ctlplane
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"sync/atomic"
+
+	"github.com/govespa/govespa/vespa/retries"
+)
+
+// MaxReplyBody bounds the replies read into memory.
+const MaxReplyBody = 64 << 20
+
+// Transport sends control-plane requests: each attempt under the retry policy
+// builds its request again, with a fresh body and (with a signer) a fresh
+// signature. It is safe for concurrent use once built.
+type Transport struct {
+	// Pkg starts error texts: "deploy" or "cloud".
+	Pkg string
+	// HC sends the requests; it must not retry on its own.
+	HC *http.Client
+	// Policy is the retry policy of calls ([Transport.Do]); uploads
+	// ([Transport.Upload]) are sent once whatever it says.
+	Policy retries.Policy
+	// Sign, when set, signs each attempt's request, whose body hashes to
+	// the given content hash ([HashBody]).
+	Sign func(req *http.Request, contentHash string) error
+	// Token, when set, is sent as "Authorization: Bearer <token>".
+	Token string
+	// UserAgent is the User-Agent header.
+	UserAgent string
+	// Logger logs failed attempts; it must not be nil.
+	Logger *slog.Logger
+}
+
+// errAttemptEnded is what the writer of a streamed body sees when the attempt
+// it writes for has ended (sent, failed or cancelled) before it was done.
+var errAttemptEnded = errors.New("request attempt ended")
+
+// Call is one logical control-plane call.
+type Call struct {
+	// Op names it in errors, such as "deploy".
+	Op          string
+	Method      string
+	URL         *url.URL
+	ContentType string
+	// Body is a small body, or
+	Body []byte
+	// Write streams a body, written afresh for each pass.
+	Write func(io.Writer) error
+	// Check says how to learn the outcome of an upload whose reply was lost,
+	// such as "list the sessions with ...".
+	Check string
+}
+
+// Reply is a 2xx reply.
+type Reply struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// StatusCode returns the reply's status.
+func (r *Reply) StatusCode() int { return r.Status }
+
+// Do performs c under the retry policy and returns its 2xx reply, or an
+// *Error for any other status, or a transport error.
+func (t *Transport) Do(ctx context.Context, c Call) (*Reply, error) {
+	return retries.Run(ctx, t.Policy, func(ctx context.Context) (*Reply, error) {
+		r, _, err := t.attempt(ctx, c)
+		if err != nil {
+			t.Logger.DebugContext(ctx, t.Pkg+": attempt failed", "op", c.Op, "method", c.Method, "path", c.URL.Path, "err", err)
+		}
+		return r, err
+	})
+}
+
+// Upload sends c exactly once, whatever the policy (retries.Upload): a call
+// that changes state, such as a deployment. A non-2xx reply is an *Error, as
+// with [Transport.Do]. When the request went out (its headers were written)
+// and no reply came, the error matches [ErrOutcomeUnknown], says that the
+// call was not repeated and how to learn its outcome (c.Check), and unwraps
+// to the cause (a context error stays visible to errors.Is). When nothing
+// went out, such as a refused connection, the error says so.
+func (t *Transport) Upload(ctx context.Context, c Call) (*Reply, error) {
+	r, sent, err := t.attempt(ctx, c)
+	if err == nil {
+		return r, nil
+	}
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return nil, err
+	case sent:
+		return nil, &outcomeError{pkg: t.Pkg, op: c.Op, check: c.Check, err: err}
+	}
+	return nil, fmt.Errorf("%w (nothing was sent)", err)
+}
+
+// attempt sends c once. sent reports whether the request's headers were
+// written to a connection, so that the server may have acted on it.
+func (t *Transport) attempt(ctx context.Context, c Call) (_ *Reply, sent bool, _ error) {
+	write := c.Write
+	if write == nil && c.Body != nil {
+		body := c.Body
+		write = func(w io.Writer) error { _, err := w.Write(body); return err }
+	}
+	var (
+		hash   = EmptyContentHash
+		length int64
+		err    error
+	)
+	switch {
+	case c.Write == nil:
+		length = int64(len(c.Body))
+		if t.Sign != nil && c.Body != nil {
+			hash, _, err = HashBody(write)
+		}
+	case t.Sign != nil:
+		// The signature covers the body's hash, so a streamed body is written
+		// twice: once into the hash (which also gives its length), once onto
+		// the wire. Zipping is deterministic, so both passes agree.
+		hash, length, err = HashBody(write)
+	default:
+		length = -1 // chunked
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %s: %w", t.Pkg, c.Op, err)
+	}
+
+	var body io.ReadCloser = http.NoBody
+	var pipe *PipeReader
+	switch {
+	case c.Write == nil && c.Body != nil:
+		body = io.NopCloser(bytes.NewReader(c.Body))
+	case c.Write != nil:
+		pipe = NewPipe(write)
+		body = pipe
+	}
+	if pipe != nil {
+		// However the attempt ends, stop the writer and wait for it.
+		defer pipe.stop(errAttemptEnded)
+	}
+	var wrote atomic.Bool
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteHeaders: func() { wrote.Store(true) },
+	})
+	req, err := http.NewRequestWithContext(ctx, c.Method, c.URL.String(), body)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %s: %w", t.Pkg, c.Op, err)
+	}
+	req.ContentLength = length
+	if length == 0 {
+		req.Body = http.NoBody
+	}
+	if c.ContentType != "" {
+		req.Header.Set("Content-Type", c.ContentType)
+	}
+	req.Header.Set("Accept", "application/json")
+	if t.UserAgent != "" {
+		req.Header.Set("User-Agent", t.UserAgent)
+	}
+	switch {
+	case t.Sign != nil:
+		if err := t.Sign(req, hash); err != nil {
+			return nil, false, err
+		}
+	case t.Token != "":
+		req.Header.Set("Authorization", "Bearer "+t.Token)
+	}
+	resp, err := t.HC.Do(req)
+	if err != nil {
+		return nil, wrote.Load(), fmt.Errorf("%s: %s: %w", t.Pkg, c.Op, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxReplyBody+1))
+	if err != nil {
+		return nil, true, fmt.Errorf("%s: %s: reading reply: %w", t.Pkg, c.Op, err)
+	}
+	if len(data) > MaxReplyBody {
+		return nil, true, fmt.Errorf("%s: %s: reply larger than %d bytes", t.Pkg, c.Op, MaxReplyBody)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, true, NewError(t.Pkg, c.Op, c.Method, c.URL.Path, resp.StatusCode, data)
+	}
+	return &Reply{Status: resp.StatusCode, Header: resp.Header, Body: data}, true, nil
+}
