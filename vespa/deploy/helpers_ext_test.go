@@ -37,6 +37,9 @@ func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Body != nil {
 		req.Body.Close()
 	}
+	if err := req.Context().Err(); err != nil {
+		return nil, err // as net/http: a request whose context ended gets no response
+	}
 	return rec.Result(), nil
 }
 

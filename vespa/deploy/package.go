@@ -47,7 +47,10 @@ type Package struct {
 
 // NewPackage returns the application package in path: a directory, or a zip
 // file (such as target/application.zip). It fails with an error matching
-// [ErrMissingServicesXML] when there is no services.xml at its root.
+// [ErrMissingServicesXML] when there is no services.xml at its root, and
+// with one matching [ErrUnsafeLink] when a symbolic link in it resolves
+// outside it or to a directory. The tree is read again, and checked again,
+// every time the package is zipped.
 func NewPackage(path string) (*Package, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -101,7 +104,8 @@ func NewPackageFS(fsys fs.FS) (*Package, error) {
 	return p, nil
 }
 
-// check verifies that services.xml is present.
+// check verifies that services.xml is present and that every file can be
+// zipped (no link leads outside, see [Package.checkLink]).
 func (p *Package) check() error {
 	ok, err := p.Has("services.xml")
 	if err != nil {
@@ -110,7 +114,8 @@ func (p *Package) check() error {
 	if !ok {
 		return fmt.Errorf("%w (%s)", ErrMissingServicesXML, p.name)
 	}
-	return nil
+	_, err = p.Files()
+	return err
 }
 
 // Has reports whether the package holds the regular file name (a slash-separated

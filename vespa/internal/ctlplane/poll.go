@@ -62,7 +62,12 @@ func Poll(ctx context.Context, pkg, what string, interval, def time.Duration, ch
 		done, err := check(ctx)
 		switch {
 		case err != nil && ctx.Err() != nil:
-			continue // cut by the context: reported as its end, with the last real error
+			// Cut by the context: reported as its end, with the last real
+			// error, which may be the one the cut call saw before it.
+			if c := lastCause(err); c != nil {
+				last = c
+			}
+			continue
 		case err != nil && IsFinal(ctx, err):
 			return err
 		case err != nil:

@@ -71,15 +71,42 @@ type Reply struct {
 func (r *Reply) StatusCode() int { return r.Status }
 
 // Do performs c under the retry policy and returns its 2xx reply, or an
-// *Error for any other status, or a transport error.
+// *Error for any other status, or a transport error. When ctx ends during
+// the retries, the error matches ctx's error and keeps the last attempt's
+// own failure (one that ctx's end did not cause), so that a 503 or an x509
+// error is not hidden behind "context deadline exceeded".
 func (t *Transport) Do(ctx context.Context, c Call) (*Reply, error) {
-	return retries.Run(ctx, t.Policy, func(ctx context.Context) (*Reply, error) {
-		r, _, err := t.attempt(ctx, c)
+	var cause error // the last failure not caused by ctx's end
+	r, err := retries.Run(ctx, t.Policy, func(actx context.Context) (*Reply, error) {
+		r, _, err := t.attempt(actx, c)
 		if err != nil {
-			t.Logger.DebugContext(ctx, t.Pkg+": attempt failed", "op", c.Op, "method", c.Method, "path", c.URL.Path, "err", err)
+			t.Logger.DebugContext(actx, t.Pkg+": attempt failed", "op", c.Op, "method", c.Method, "path", c.URL.Path, "err", err)
+			if ctx.Err() == nil {
+				cause = err
+			}
 		}
 		return r, err
 	})
+	if err != nil && ctx.Err() != nil && cause != nil && !errors.Is(err, cause) {
+		return nil, &cutError{err: err, cause: cause}
+	}
+	return r, err
+}
+
+// cutError is a call cut short by its context after a real failure: it
+// matches both (errors.Is), and reads "<ctx error> (last error: <cause>)".
+type cutError struct{ err, cause error }
+
+func (e *cutError) Error() string   { return e.err.Error() + " (last error: " + e.cause.Error() + ")" }
+func (e *cutError) Unwrap() []error { return []error{e.err, e.cause} }
+
+// lastCause returns the real failure behind a call cut by its context, or nil.
+func lastCause(err error) error {
+	var ce *cutError
+	if errors.As(err, &ce) {
+		return ce.cause
+	}
+	return nil
 }
 
 // Upload sends c exactly once, whatever the policy (retries.Upload): a call

@@ -1,0 +1,197 @@
+package deploy_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/govespa/govespa/vespa/deploy"
+)
+
+// javaDouble is the grammar of a decimal number that Java's
+// Double.parseDouble accepts, which is how Vespa's config server reads the
+// timeout parameter (configserver HttpHandler.getRequestTimeout): anything
+// else, such as "90s", silently gets the default.
+var javaDouble = regexp.MustCompile(`^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[fFdD]?\s*$`)
+
+// serverTimeout parses the timeout parameter as the config server does and
+// returns it, or ok=false when the config server would use its default.
+func serverTimeout(q string) (time.Duration, bool) {
+	if !javaDouble.MatchString(q) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(strings.TrimRight(strings.TrimSpace(q), "fFdD"), 64)
+	if err != nil {
+		return 0, false
+	}
+	return time.Duration(int64(f*1000)) * time.Millisecond, true
+}
+
+func TestServerTimeout_ParsesAsTheConfigServer(t *testing.T) {
+	for q, want := range map[string]time.Duration{"90": 90 * time.Second, "2.5": 2500 * time.Millisecond, "0.001": time.Millisecond, "1e2": 100 * time.Second} {
+		if got, ok := serverTimeout(q); !ok || got != want {
+			t.Errorf("%q: %v, %v; want %v", q, got, ok, want)
+		}
+	}
+	for _, q := range []string{"90s", "1m30s", "", "PT90S"} {
+		if _, ok := serverTimeout(q); ok {
+			t.Errorf("%q parsed; the config server would not", q)
+		}
+	}
+}
+
+func TestTimeoutParam(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		90 * time.Second: "90", 2500 * time.Millisecond: "2.5", time.Millisecond: "0.001",
+		time.Nanosecond: "0.001", 1500*time.Millisecond + 999*time.Microsecond: "1.5", 30 * time.Minute: "1800",
+	} {
+		got := deploy.TimeoutParam(d)
+		if got != want {
+			t.Errorf("TimeoutParam(%v) = %q, want %q", d, got, want)
+		}
+		if back, ok := serverTimeout(got); !ok || back != max(d.Truncate(time.Millisecond), time.Millisecond) {
+			t.Errorf("the config server reads %q as %v, %v; want %v", got, back, ok, d)
+		}
+	}
+}
+
+// recorder is a config server that records each deploy's query and answers.
+type recorder struct {
+	mu      sync.Mutex
+	queries []string
+}
+
+func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	_, _ = io.Copy(io.Discard, r.Body)
+	rc.mu.Lock()
+	rc.queries = append(rc.queries, r.URL.RawQuery)
+	rc.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	io.WriteString(w, `{"session-id":"2","activated":true,"message":"ok","log":[]}`)
+}
+
+func TestDeploy_TimeoutAsTheConfigServerParsesIt(t *testing.T) {
+	rc := &recorder{}
+	cs := newConfigServer(t, rc)
+	pkg := appPackage(t)
+
+	if _, err := cs.Deploy(t.Context(), pkg, deploy.Params{Timeout: 90 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 45*time.Second)
+	defer cancel()
+	if _, err := cs.Deploy(ctx, pkg, deploy.Params{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.Deploy(context.Background(), pkg, deploy.Params{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(rc.queries) != 3 {
+		t.Fatalf("%d deploys", len(rc.queries))
+	}
+	q := func(i int) string {
+		v, _ := urlQuery(rc.queries[i])
+		return v
+	}
+	if got, ok := serverTimeout(q(0)); !ok || got != 90*time.Second {
+		t.Errorf("Params.Timeout 90 s sent as %q: the config server reads %v (ok %v)", q(0), got, ok)
+	}
+	if got, ok := serverTimeout(q(1)); !ok || got > 45*time.Second || got < 40*time.Second {
+		t.Errorf("ctx with 45 s left sent timeout %q: the config server reads %v (ok %v), want about 45 s", q(1), got, ok)
+	}
+	if _, has := urlQuery(rc.queries[2]); has {
+		t.Errorf("no deadline and no Timeout sent %q, want no timeout (the server's default)", rc.queries[2])
+	}
+	if _, err := cs.Deploy(t.Context(), pkg, deploy.Params{Timeout: -time.Second}); err == nil || len(rc.queries) != 3 {
+		t.Errorf("a negative timeout: %v, %d deploys", err, len(rc.queries))
+	}
+}
+
+// urlQuery returns the timeout parameter of a raw query.
+func urlQuery(raw string) (string, bool) {
+	for _, kv := range strings.Split(raw, "&") {
+		if v, ok := strings.CutPrefix(kv, "timeout="); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// dropper is a config server that reads each upload whole, counts it, and
+// closes the connection without answering: the reply is lost after the
+// server may have acted.
+type dropper struct {
+	mu      sync.Mutex
+	uploads int
+	bytes   []int
+}
+
+func (d *dropper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	n, _ := io.Copy(io.Discard, r.Body)
+	d.mu.Lock()
+	d.uploads++
+	d.bytes = append(d.bytes, int(n))
+	d.mu.Unlock()
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	conn.Close()
+}
+
+func TestDeploy_LostReplyIsOneUploadAndAClearError(t *testing.T) {
+	d := &dropper{}
+	srv := httptest.NewServer(d)
+	defer srv.Close()
+	cs, err := deploy.NewConfigServer(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = cs.DeployAndWait(t.Context(), appPackage(t), deploy.Params{})
+	if d.uploads != 1 || d.bytes[0] == 0 {
+		t.Errorf("%d uploads (%v bytes), want exactly 1", d.uploads, d.bytes)
+	}
+	if !errors.Is(err, deploy.ErrOutcomeUnknown) {
+		t.Fatalf("error %v, want ErrOutcomeUnknown", err)
+	}
+	for _, want := range []string{"no reply", "not sent again", "/application/v2/tenant/default/application/default"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+
+	// Nothing sent (a refused connection) says so, and is no unknown outcome.
+	srv.Close()
+	_, err = cs.Deploy(t.Context(), appPackage(t), deploy.Params{})
+	if err == nil || errors.Is(err, deploy.ErrOutcomeUnknown) || !strings.Contains(err.Error(), "nothing was sent") {
+		t.Errorf("deploy to a closed port: %v, want an error saying nothing was sent", err)
+	}
+}
+
+func TestDeploy_ContextEndingDuringTheUploadIsAnUnknownOutcome(t *testing.T) {
+	started := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		close(started)
+		<-r.Context().Done() // the server works on; the client gives up
+	}))
+	defer srv.Close()
+	cs, err := deploy.NewConfigServer(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() { <-started; cancel() }()
+	_, err = cs.Deploy(ctx, appPackage(t), deploy.Params{})
+	if !errors.Is(err, deploy.ErrOutcomeUnknown) || !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want ErrOutcomeUnknown and context.Canceled", err)
+	}
+}
