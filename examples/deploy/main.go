@@ -127,6 +127,8 @@ func deploySelfHosted(ctx context.Context, o options, pkg *deploy.Package, stdou
 	if err != nil {
 		return err
 	}
+	// Params.Timeout is left zero: the time left on ctx (-timeout) is sent as
+	// the config server's own timeout, so it gives up when this command does.
 	s, err := cs.DeployAndWait(ctx, pkg, deploy.Params{ContainerURLs: o.containerURLs})
 	if s != nil {
 		for _, l := range s.Log {
@@ -146,11 +148,12 @@ func deployCloud(ctx context.Context, o options, pkg *deploy.Package, stdout io.
 	if err != nil {
 		return err
 	}
-	if o.apiKeyFile == "" {
-		return errors.New("-api-key-file is required for Vespa Cloud")
+	auth := cloud.FromEnvironment() // the API key where Vespa's CLI finds it
+	if o.apiKeyFile != "" {
+		auth = cloud.WithAPIKeyFile(o.apiKeyFile)
 	}
 	c, err := cloud.NewClient(cloud.ApplicationID{Tenant: o.tenant, Application: o.application, Instance: o.instance},
-		cloud.WithEndpoint(o.endpoint), cloud.WithAPIKeyFile(o.apiKeyFile), cloud.WithPollInterval(o.poll))
+		cloud.WithEndpoint(o.endpoint), auth, cloud.WithPollInterval(o.poll))
 	if err != nil {
 		return err
 	}
