@@ -109,10 +109,12 @@ func TestRun_CloudKeyFromTheCLIsPlaces(t *testing.T) {
 		t.Run(where, func(t *testing.T) {
 			key, kf := keyFile(t)
 			t.Setenv("HOME", t.TempDir())
-			t.Setenv("VESPA_CLI_API_KEY", "")
-			os.Unsetenv("VESPA_CLI_API_KEY")
-			t.Setenv("VESPA_CLI_API_KEY_FILE", "")
-			os.Unsetenv("VESPA_CLI_API_KEY_FILE")
+			for _, v := range []string{"VESPA_CLI_API_KEY", "VESPA_CLI_API_KEY_FILE"} {
+				t.Setenv(v, "") // restored after the test
+				if err := os.Unsetenv(v); err != nil {
+					t.Fatal(err)
+				}
+			}
 			home := t.TempDir()
 			t.Setenv("VESPA_CLI_HOME", home)
 			if where == "VESPA_CLI_API_KEY_FILE" {

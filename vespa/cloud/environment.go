@@ -16,7 +16,10 @@ import (
 
 // The environment variables of Vespa's CLI that [FromEnvironment] and
 // [DataPlaneFromEnvironment] read, as the CLI names them
-// (client/go/internal/cli/cmd/config.go in Vespa's source).
+// (client/go/internal/cli/cmd/config.go in Vespa's source). They are names,
+// not credentials.
+//
+//nolint:gosec // G101: variable names, not secrets
 const (
 	EnvCLIHome             = "VESPA_CLI_HOME"
 	EnvAPIKey              = "VESPA_CLI_API_KEY"
@@ -35,7 +38,7 @@ const (
 // Vespa's CLI's file names and systems.
 const (
 	cliAuthConfigFile        = "auth.json"
-	cliAPIKeyFileSuffix      = ".api-key.pem"
+	cliAPIKeyFileSuffix      = ".api-key.pem" //nolint:gosec // G101: a file name suffix
 	cliDefaultHomeDirName    = ".vespa"
 	cliSystemPublic          = "public"
 	cliSystemPublicCD        = "publiccd"
@@ -129,7 +132,7 @@ func cliHome(env func(string) (string, bool)) (string, error) {
 	}
 	userHome, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("Vespa CLI home: %w", err)
+		return "", fmt.Errorf("cloud: Vespa CLI home: %w", err)
 	}
 	return filepath.Join(userHome, cliDefaultHomeDirName), nil
 }

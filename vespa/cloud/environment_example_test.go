@@ -29,7 +29,7 @@ func ExampleFromEnvironment() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer os.RemoveAll(home)
+	defer func() { _ = os.RemoveAll(home) }()
 	if err := os.WriteFile(filepath.Join(home, "scoober.api-key.pem"), key, 0o600); err != nil {
 		log.Fatal(err)
 	}
@@ -54,12 +54,12 @@ func ExampleFromEnvironment() {
 // setenv sets an environment variable and returns what restores it.
 func setenv(name, value string) func() {
 	old, had := os.LookupEnv(name)
-	os.Setenv(name, value)
+	must(os.Setenv(name, value))
 	return func() {
 		if had {
-			os.Setenv(name, old)
+			must(os.Setenv(name, old))
 		} else {
-			os.Unsetenv(name)
+			must(os.Unsetenv(name))
 		}
 	}
 }
@@ -67,10 +67,16 @@ func setenv(name, value string) func() {
 // unsetenv unsets an environment variable and returns what restores it.
 func unsetenv(name string) func() {
 	old, had := os.LookupEnv(name)
-	os.Unsetenv(name)
+	must(os.Unsetenv(name))
 	return func() {
 		if had {
-			os.Setenv(name, old)
+			must(os.Setenv(name, old))
 		}
+	}
+}
+
+func must(err error) {
+	if err != nil {
+		log.Fatal(err)
 	}
 }

@@ -29,7 +29,9 @@ func cliEnv(t *testing.T) string {
 		cloud.EnvDataPlaneCert, cloud.EnvDataPlaneCertFile, cloud.EnvDataPlaneKey, cloud.EnvDataPlaneKeyFile,
 		cloud.EnvDataPlaneCACert, cloud.EnvDataPlaneCACertFile, cloud.EnvDataPlaneTrustAll} {
 		t.Setenv(v, "")
-		os.Unsetenv(v) // set then unset: t.Setenv restores it afterwards
+		if err := os.Unsetenv(v); err != nil { // set then unset: t.Setenv restores it afterwards
+			t.Fatal(err)
+		}
 	}
 	cliHome := filepath.Join(home, "cli-home")
 	t.Setenv(cloud.EnvCLIHome, cliHome)
@@ -74,7 +76,9 @@ func TestFromEnvironment_Precedence(t *testing.T) {
 	})
 	t.Run("~/.vespa when VESPA_CLI_HOME is unset", func(t *testing.T) {
 		cliEnv(t)
-		os.Unsetenv(cloud.EnvCLIHome)
+		if err := os.Unsetenv(cloud.EnvCLIHome); err != nil {
+			t.Fatal(err)
+		}
 		writeFile(t, filepath.Join(os.Getenv("HOME"), ".vespa", "scoober.api-key.pem"), homeKey)
 		if err := signedBy(t, homeKey, cloud.FromEnvironment()); err != nil {
 			t.Error(err)

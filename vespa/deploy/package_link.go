@@ -39,10 +39,10 @@ func (p *Package) checkLink(fsys fs.FS, name string) (string, error) {
 	return target, nil
 }
 
-// errOutside is the cause of a link that leads out of the package.
-type errOutside struct{ link, target string }
+// outsideError is the cause of a link that leads out of the package.
+type outsideError struct{ link, target string }
 
-func (e *errOutside) Error() string {
+func (e *outsideError) Error() string {
 	return fmt.Sprintf("it resolves outside the package directory (%s points to %q); copy the file into the package instead", e.link, e.target)
 }
 
@@ -63,7 +63,7 @@ func (p *Package) resolve(fsys fs.FS, name string) (string, error) {
 			continue
 		case "..":
 			if len(cur) == 0 {
-				return "", &errOutside{link: lastLink, target: lastTarget}
+				return "", &outsideError{link: lastLink, target: lastTarget}
 			}
 			cur = cur[:len(cur)-1]
 			continue
@@ -88,7 +88,7 @@ func (p *Package) resolve(fsys fs.FS, name string) (string, error) {
 		if filepath.IsAbs(target) || path.IsAbs(target) {
 			rel, ok := p.inside(target)
 			if !ok {
-				return "", &errOutside{link: next, target: target}
+				return "", &outsideError{link: next, target: target}
 			}
 			cur, target = nil, rel
 		}
