@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -46,6 +47,8 @@ func TestRun_TimeoutReachesTheConfigServer(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, &out, &errOut)
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	if len(timeouts) != 1 {
 		t.Fatalf("%d deploys: %q", len(timeouts), timeouts)
 	}
@@ -75,6 +78,8 @@ func TestRun_LostReplyUploadsOnce(t *testing.T) {
 	defer drop.Close()
 	var out, errOut bytes.Buffer
 	code := run([]string{"-config-server", drop.URL, "-poll", "5ms", "-timeout", "1m", "../../integration/testdata/app"}, &out, &errOut)
+	mu.Lock()
+	defer mu.Unlock()
 	if code != 1 || uploads != 1 {
 		t.Errorf("exit %d after %d uploads; want 1 and 1", code, uploads)
 	}
@@ -84,8 +89,8 @@ func TestRun_LostReplyUploadsOnce(t *testing.T) {
 }
 
 func TestRun_OutsideLinkRefused(t *testing.T) {
-	var requests int
-	cs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { requests++ }))
+	var requests atomic.Int32
+	cs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { requests.Add(1) }))
 	defer cs.Close()
 	dir := appDir(t)
 	secret := filepath.Join(t.TempDir(), "id_ed25519")
@@ -97,8 +102,8 @@ func TestRun_OutsideLinkRefused(t *testing.T) {
 	}
 	var out, errOut bytes.Buffer
 	code := run([]string{"-config-server", cs.URL, dir}, &out, &errOut)
-	if code != 1 || requests != 0 || !strings.Contains(errOut.String(), "key.pem") {
-		t.Errorf("exit %d, %d requests, stderr %s; want 1, none, and the link named", code, requests, &errOut)
+	if code != 1 || requests.Load() != 0 || !strings.Contains(errOut.String(), "key.pem") {
+		t.Errorf("exit %d, %d requests, stderr %s; want 1, none, and the link named", code, requests.Load(), &errOut)
 	}
 }
 

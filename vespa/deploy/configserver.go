@@ -231,3 +231,16 @@ func (c *ConfigServer) Deploy(ctx context.Context, pkg *Package, params Params) 
 	}
 	return s, nil
 }
+
+// String describes the config-server client: its URL.
+func (c ConfigServer) String() string {
+	base := "<nil>"
+	if c.base != nil {
+		base = c.base.String()
+	}
+	return "deploy.ConfigServer{URL:" + base + "}"
+}
+
+// Format prints [ConfigServer.String] for every verb (%v, %+v, %#v, %s,
+// %q, %x...): its transports' internals are of no use to a reader.
+func (c ConfigServer) Format(f fmt.State, verb rune) { ctlplane.FormatSafe(f, verb, c.String()) }

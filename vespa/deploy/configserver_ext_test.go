@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -197,5 +198,17 @@ func TestConfigServer_RealListener(t *testing.T) {
 	}
 	if s, err := cs.Deploy(t.Context(), appPackage(t), deploy.Params{}); err != nil || s.ID != 3 {
 		t.Errorf("Deploy over a real connection (chunked body) = %+v, %v", s, err)
+	}
+}
+
+func TestConfigServer_Format(t *testing.T) {
+	cs, err := deploy.NewConfigServer("http://localhost:19071/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+		if got := fmt.Sprintf(verb, cs); got != "deploy.ConfigServer{URL:http://localhost:19071}" {
+			t.Errorf("%s: %s", verb, got)
+		}
 	}
 }

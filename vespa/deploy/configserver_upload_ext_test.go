@@ -94,6 +94,8 @@ func TestDeploy_TimeoutAsTheConfigServerParsesIt(t *testing.T) {
 	if _, err := cs.Deploy(context.Background(), pkg, deploy.Params{}); err != nil {
 		t.Fatal(err)
 	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
 	if len(rc.queries) != 3 {
 		t.Fatalf("%d deploys", len(rc.queries))
 	}
@@ -110,7 +112,7 @@ func TestDeploy_TimeoutAsTheConfigServerParsesIt(t *testing.T) {
 	if _, has := urlQuery(rc.queries[2]); has {
 		t.Errorf("no deadline and no Timeout sent %q, want no timeout (the server's default)", rc.queries[2])
 	}
-	if _, err := cs.Deploy(t.Context(), pkg, deploy.Params{Timeout: -time.Second}); err == nil || len(rc.queries) != 3 {
+	if _, err := cs.Deploy(t.Context(), pkg, deploy.Params{Timeout: -time.Second}); err == nil || len(rc.queries) != 3 { // no request: the lock is free
 		t.Errorf("a negative timeout: %v, %d deploys", err, len(rc.queries))
 	}
 }
@@ -156,8 +158,11 @@ func TestDeploy_LostReplyIsOneUploadAndAClearError(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = cs.DeployAndWait(t.Context(), appPackage(t), deploy.Params{})
-	if d.uploads != 1 || d.bytes[0] == 0 {
-		t.Errorf("%d uploads (%v bytes), want exactly 1", d.uploads, d.bytes)
+	d.mu.Lock()
+	uploads, sizes := d.uploads, d.bytes
+	d.mu.Unlock()
+	if uploads != 1 || sizes[0] == 0 {
+		t.Errorf("%d uploads (%v bytes), want exactly 1", uploads, sizes)
 	}
 	if !errors.Is(err, deploy.ErrOutcomeUnknown) {
 		t.Fatalf("error %v, want ErrOutcomeUnknown", err)
