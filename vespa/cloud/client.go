@@ -57,7 +57,8 @@ func NewClient(app ApplicationID, opts ...Option) (*Client, error) {
 	if base == nil {
 		base, _ = url.Parse(DefaultEndpoint)
 	}
-	t := &ctlplane.Transport{Pkg: "cloud", HC: c.httpClient, Policy: c.policy, Token: c.accessToken, UserAgent: c.userAgent, Logger: c.logger}
+	t := ctlplane.NewTransport("cloud", c.httpClient, c.policy, c.userAgent, c.logger)
+	t.Token = c.accessToken
 	auth := "access token " + redacted
 	var sg *signer
 	if c.apiKey != nil {

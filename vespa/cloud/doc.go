@@ -45,8 +45,9 @@
 //
 // A non-2xx reply is an [*Error] (the type deploy.Error) carrying the status
 // and the server's error-code and message; errors.Is matches it against
-// [ErrUnauthorized], [ErrNotFound], [ErrConflict] and [ErrBadRequest], and
-// against vespa.ErrNotFound and vespa.ErrBadRequest. No error, log line or
+// [ErrUnauthorized], [ErrNotFound], [ErrConflict] and [ErrBadRequest] (the
+// last three are vespa's own sentinels) and errors.As finds the
+// *vespa.Error it wraps, as for every package of the SDK. No error, log line or
 // String method shows a key, a token or a signature: the types that hold one
 // ([Client], [Token], [KeyPair], [DataPlaneOptions], the options) print
 // "[redacted]" in its place with every fmt verb (%#v and %x included) and

@@ -11,9 +11,10 @@ import (
 // status"), Method, Path (without the query), Status, Code (the
 // controller's "error-code") and Message. It never contains request
 // headers, the query string, keys or tokens. errors.Is matches it against
-// [ErrUnauthorized] (401, 403), [ErrNotFound] (404), [ErrConflict] (409),
-// [ErrBadRequest] (400), and the data plane's vespa.ErrNotFound and
-// vespa.ErrBadRequest.
+// [ErrUnauthorized] (401, 403) and the SDK's sentinel of its status
+// ([ErrNotFound], [ErrConflict] and [ErrBadRequest] are vespa.ErrNotFound,
+// vespa.ErrConflict and vespa.ErrBadRequest); errors.As finds the
+// *vespa.Error it wraps.
 type Error = deploy.Error
 
 // Sentinel errors. Test for them with errors.Is. Those shared with package
@@ -22,12 +23,12 @@ var (
 	// ErrUnauthorized matches an [*Error] with status 401 or 403: the API key,
 	// its signature or the access token was refused. It is never retried.
 	ErrUnauthorized = deploy.ErrUnauthorized
-	// ErrNotFound matches an [*Error] with status 404.
+	// ErrNotFound matches an [*Error] with status 404. It is vespa.ErrNotFound.
 	ErrNotFound = deploy.ErrNotFound
-	// ErrConflict matches an [*Error] with status 409.
+	// ErrConflict matches an [*Error] with status 409. It is vespa.ErrConflict.
 	ErrConflict = deploy.ErrConflict
 	// ErrBadRequest matches an [*Error] with status 400, such as an invalid
-	// application package.
+	// application package. It is vespa.ErrBadRequest.
 	ErrBadRequest = deploy.ErrBadRequest
 	// ErrOutcomeUnknown matches the error of an upload ([Client.Deploy],
 	// [Client.Submit], [Client.CreateToken]) whose request went out but whose

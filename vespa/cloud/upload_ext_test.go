@@ -105,4 +105,8 @@ func TestError_MatchesTheDataPlaneSentinels(t *testing.T) {
 	if !errors.Is(err, cloud.ErrNotFound) || !errors.Is(err, vespa.ErrNotFound) || !errors.Is(err, deploy.ErrNotFound) {
 		t.Errorf("a 404 from the controller: %v; want cloud, deploy and vespa ErrNotFound", err)
 	}
+	var ve *vespa.Error
+	if !errors.As(err, &ve) || ve.Status != 404 || ve.Op != "build status" {
+		t.Errorf("errors.As(*vespa.Error) of %v: %+v", err, ve)
+	}
 }

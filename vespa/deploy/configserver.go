@@ -35,10 +35,10 @@ func NewConfigServer(endpoint string, opts ...Option) (*ConfigServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &ctlplane.Transport{Pkg: "deploy", HC: c.httpClient, Policy: c.policy, UserAgent: c.userAgent, Logger: c.logger}
+	t := ctlplane.NewTransport("deploy", c.httpClient, c.policy, c.userAgent, c.logger)
 	health := t
 	if c.containerClient != nil {
-		health = &ctlplane.Transport{Pkg: "deploy", HC: c.containerClient, Policy: c.policy, UserAgent: c.userAgent, Logger: c.logger}
+		health = ctlplane.NewTransport("deploy", c.containerClient, c.policy, c.userAgent, c.logger)
 	}
 	return &ConfigServer{base: u, t: t, health: health, poll: c.poll}, nil
 }

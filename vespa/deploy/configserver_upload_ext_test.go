@@ -10,9 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/deploy"
 )
 
@@ -198,5 +200,27 @@ func TestDeploy_ContextEndingDuringTheUploadIsAnUnknownOutcome(t *testing.T) {
 	_, err = cs.Deploy(ctx, appPackage(t), deploy.Params{})
 	if !errors.Is(err, deploy.ErrOutcomeUnknown) || !errors.Is(err, context.Canceled) {
 		t.Errorf("error %v, want ErrOutcomeUnknown and context.Canceled", err)
+	}
+}
+
+// TestDeploy_RedirectElsewhereIsNotFollowed: a config server behind a proxy
+// that redirects the upload to another origin gets an error; the package
+// never reaches the other host.
+func TestDeploy_RedirectElsewhereIsNotFollowed(t *testing.T) {
+	var elsewhere atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhere.Add(1) }))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	cs, err := deploy.NewConfigServer(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = cs.Deploy(t.Context(), appPackage(t), deploy.Params{})
+	if !errors.Is(err, vespa.ErrRedirect) || errors.Is(err, deploy.ErrOutcomeUnknown) || elsewhere.Load() != 0 {
+		t.Errorf("Deploy = %v, %d requests elsewhere; want ErrRedirect (an answer: no unknown outcome) and none", err, elsewhere.Load())
 	}
 }

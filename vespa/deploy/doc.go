@@ -48,7 +48,8 @@
 // # Errors
 //
 // A non-2xx reply is an [*Error] carrying the status and the server's
-// error-code and message; errors.Is matches it against [ErrUnauthorized],
-// [ErrNotFound], [ErrConflict] and [ErrBadRequest] (and vespa.ErrNotFound,
-// vespa.ErrBadRequest).
+// error-code and message; errors.Is matches it against [ErrUnauthorized]
+// (401, 403) and the SDK's sentinels of its status ([ErrNotFound] is
+// vespa.ErrNotFound, and so on), and errors.As finds the *vespa.Error it
+// wraps, so one test serves every package.
 package deploy

@@ -14,10 +14,14 @@ import (
 // server's {"error-code","message"} JSON, Message holds the start of it. It
 // never contains request headers, the query string, keys or tokens.
 //
-// errors.Is matches it against [ErrUnauthorized] (401, 403), [ErrNotFound]
-// (404), [ErrConflict] (409), [ErrBadRequest] (400), and the data plane's
-// vespa.ErrNotFound and vespa.ErrBadRequest. Its StatusCode and ErrorCode
-// methods let retry policies classify it (retries.IsTransientConflict).
+// errors.Is matches it against [ErrUnauthorized] (401, 403) and the SDK's
+// sentinel of its status: [ErrNotFound] (404), [ErrConflict] (409) and
+// [ErrBadRequest] (400) are vespa.ErrNotFound, vespa.ErrConflict and
+// vespa.ErrBadRequest, and vespa.ErrForbidden, vespa.ErrUnavailable and the
+// rest match too. It wraps the same failure as a *vespa.Error (field Err),
+// so errors.As(err, &vespaErr) works. Its StatusCode, ErrorCode and
+// RetryAfter methods let retry policies classify it
+// (retries.IsTransientConflict) and honour Retry-After.
 type Error = ctlplane.Error
 
 // Sentinel errors. Test for them with errors.Is. Package cloud's sentinels of
@@ -44,12 +48,13 @@ var (
 	// ErrUnauthorized matches an [*Error] with status 401 or 403. It is never
 	// retried.
 	ErrUnauthorized = ctlplane.ErrUnauthorized
-	// ErrNotFound matches an [*Error] with status 404.
+	// ErrNotFound matches an [*Error] with status 404. It is vespa.ErrNotFound.
 	ErrNotFound = ctlplane.ErrNotFound
 	// ErrConflict matches an [*Error] with status 409, such as the config
-	// server's ACTIVATION_CONFLICT or APPLICATION_LOCK_FAILURE.
+	// server's ACTIVATION_CONFLICT or APPLICATION_LOCK_FAILURE. It is
+	// vespa.ErrConflict.
 	ErrConflict = ctlplane.ErrConflict
 	// ErrBadRequest matches an [*Error] with status 400, such as an invalid
-	// application package.
+	// application package. It is vespa.ErrBadRequest.
 	ErrBadRequest = ctlplane.ErrBadRequest
 )

@@ -6,16 +6,19 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
-	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
-// Sentinels of [Error] statuses, shared by packages deploy and cloud.
+// Sentinels of [Error] statuses, shared by packages deploy and cloud. Those
+// of one status are the SDK's own (vespa.ErrNotFound and so on), so that one
+// test serves every package; ErrUnauthorized matches 401 and 403 both.
 var (
 	ErrUnauthorized = errors.New("vespa control plane: unauthorized")
-	ErrNotFound     = errors.New("vespa control plane: not found")
-	ErrConflict     = errors.New("vespa control plane: conflict")
-	ErrBadRequest   = errors.New("vespa control plane: bad request")
+	ErrNotFound     = wire.ErrNotFound
+	ErrConflict     = wire.ErrConflict
+	ErrBadRequest   = wire.ErrBadRequest
 	// ErrOutcomeUnknown matches the error of an upload whose request went
 	// out but whose reply was lost.
 	ErrOutcomeUnknown = errors.New("vespa control plane: outcome unknown")
@@ -40,6 +43,10 @@ type Error struct {
 	Code string
 	// Message is the server's message.
 	Message string
+	// Err is the same failure as the SDK's one error type (*vespa.Error,
+	// with its status, message and Retry-After), which Unwrap returns: so
+	// errors.As(err, &vespaErr) and the vespa sentinels work.
+	Err *wire.Error
 
 	pkg string // "deploy" or "cloud", the start of Error()
 }
@@ -71,22 +78,32 @@ func (e *Error) StatusCode() int { return e.Status }
 // a transient 409 from a final one (retries.IsTransientConflict).
 func (e *Error) ErrorCode() string { return e.Code }
 
-// Is reports whether the error matches a status sentinel: [ErrUnauthorized]
-// (401, 403), [ErrNotFound] (404), [ErrConflict] (409), [ErrBadRequest]
-// (400), and the data plane's vespa.ErrNotFound (404) and
-// vespa.ErrBadRequest (400), so that one test serves every package.
+// Is reports whether the error matches [ErrUnauthorized] (401, 403) or the
+// SDK's sentinel of its status (vespa.ErrNotFound for 404, vespa.ErrConflict
+// for 409, and so on, which [ErrNotFound], [ErrConflict] and
+// [ErrBadRequest] are).
 func (e *Error) Is(target error) bool {
-	switch target {
-	case ErrUnauthorized:
+	if target == ErrUnauthorized { //nolint:errorlint // sentinel identity
 		return e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden
-	case ErrNotFound, vespa.ErrNotFound:
-		return e.Status == http.StatusNotFound
-	case ErrConflict:
-		return e.Status == http.StatusConflict
-	case ErrBadRequest, vespa.ErrBadRequest:
-		return e.Status == http.StatusBadRequest
 	}
-	return false
+	return wire.StatusIs(e.Status, target)
+}
+
+// Unwrap returns the failure as a *vespa.Error.
+func (e *Error) Unwrap() error {
+	if e.Err == nil {
+		return nil
+	}
+	return e.Err
+}
+
+// RetryAfter returns the reply's Retry-After hint, so that retry policies
+// honour it (within their cap).
+func (e *Error) RetryAfter() (time.Duration, bool) {
+	if e.Err == nil {
+		return 0, false
+	}
+	return e.Err.RetryAfter()
 }
 
 // maxErrorBody is how much of a non-JSON error body is kept as the message.
@@ -96,6 +113,7 @@ const maxErrorBody = 512
 // "cloud") starts its text.
 func NewError(pkg, op, method, path string, status int, body []byte) *Error {
 	e := &Error{pkg: pkg, Op: op, Method: method, Path: path, Status: status}
+	defer func() { e.Err = &wire.Error{Op: op, Path: path, Status: status, Message: e.Message} }()
 	var env struct {
 		ErrorCode string `json:"error-code"`
 		Message   string `json:"message"`

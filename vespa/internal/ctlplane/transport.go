@@ -1,7 +1,6 @@
 package ctlplane
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,21 +10,23 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"sync/atomic"
+	"time"
 
+	"github.com/govespa/govespa/vespa/internal/wire"
 	"github.com/govespa/govespa/vespa/retries"
 )
 
 // MaxReplyBody bounds the replies read into memory.
 const MaxReplyBody = 64 << 20
 
-// Transport sends control-plane requests: each attempt under the retry policy
-// builds its request again, with a fresh body and (with a signer) a fresh
-// signature. It is safe for concurrent use once built.
+// Transport sends control-plane requests through the SDK's one exchange
+// (package wire: same-origin redirects only, bounded reads, Retry-After):
+// each attempt under the retry policy builds its request again, with a fresh
+// body and (with a signer) a fresh signature. Make it with [NewTransport]; it
+// is safe for concurrent use.
 type Transport struct {
 	// Pkg starts error texts: "deploy" or "cloud".
 	Pkg string
-	// HC sends the requests; it must not retry on its own.
-	HC *http.Client
 	// Policy is the retry policy of calls ([Transport.Do]); uploads
 	// ([Transport.Upload]) are sent once whatever it says.
 	Policy retries.Policy
@@ -34,10 +35,22 @@ type Transport struct {
 	Sign func(req *http.Request, contentHash string) error
 	// Token, when set, is sent as "Authorization: Bearer <token>".
 	Token string
-	// UserAgent is the User-Agent header.
-	UserAgent string
 	// Logger logs failed attempts; it must not be nil.
 	Logger *slog.Logger
+
+	x       *wire.Exchange
+	timeout time.Duration // per attempt: the given *http.Client's Timeout
+}
+
+// NewTransport returns a transport for package pkg over hc's transport (its
+// Timeout bounds each attempt; its redirect policy is replaced by
+// wire.SameOrigin, so that no body, signature or token goes to another
+// origin).
+func NewTransport(pkg string, hc *http.Client, policy retries.Policy, userAgent string, logger *slog.Logger) *Transport {
+	return &Transport{
+		Pkg: pkg, Policy: policy, Logger: logger, timeout: hc.Timeout,
+		x: wire.New(wire.Config{Transport: hc.Transport, CheckRedirect: wire.SameOrigin, UserAgent: userAgent, Logger: logger}),
+	}
 }
 
 // errAttemptEnded is what the writer of a streamed body sees when the attempt
@@ -122,9 +135,10 @@ func (t *Transport) Upload(ctx context.Context, c Call) (*Reply, error) {
 		return r, nil
 	}
 	var e *Error
+	var we *wire.Error
 	switch {
-	case errors.As(err, &e):
-		return nil, err
+	case errors.As(err, &e), errors.As(err, &we) && we.Status != 0:
+		return nil, err // an answer came (a non-2xx, a redirect not followed): the outcome is known
 	case sent:
 		return nil, &outcomeError{pkg: t.Pkg, op: c.Op, check: c.Check, err: err}
 	}
@@ -162,60 +176,39 @@ func (t *Transport) attempt(ctx context.Context, c Call) (_ *Reply, sent bool, _
 		return nil, false, fmt.Errorf("%s: %s: %w", t.Pkg, c.Op, err)
 	}
 
-	var body io.ReadCloser = http.NoBody
-	var pipe *PipeReader
-	switch {
-	case c.Write == nil && c.Body != nil:
-		body = io.NopCloser(bytes.NewReader(c.Body))
-	case c.Write != nil:
-		pipe = NewPipe(write)
-		body = pipe
+	req := &wire.Request{Op: c.Op, Path: c.URL.Path, Method: c.Method, URL: c.URL.String(),
+		Header: http.Header{"Accept": {"application/json"}}, Timeout: t.timeout, Limit: MaxReplyBody}
+	if c.ContentType != "" {
+		req.Header.Set("Content-Type", c.ContentType)
 	}
-	if pipe != nil {
+	switch {
+	case c.Write != nil:
+		pipe := NewPipe(write)
 		// However the attempt ends, stop the writer and wait for it.
 		defer pipe.stop(errAttemptEnded)
+		req.BodyReader, req.ContentLength = pipe, length
+	case c.Body != nil:
+		req.Body = c.Body
+	}
+	switch {
+	case t.Sign != nil:
+		req.Prepare = func(hr *http.Request) error { return t.Sign(hr, hash) }
+	case t.Token != "":
+		req.Header.Set("Authorization", "Bearer "+t.Token)
 	}
 	var wrote atomic.Bool
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		WroteHeaders: func() { wrote.Store(true) },
 	})
-	req, err := http.NewRequestWithContext(ctx, c.Method, c.URL.String(), body)
+	resp, err := t.x.Do(ctx, req)
 	if err != nil {
-		return nil, false, fmt.Errorf("%s: %s: %w", t.Pkg, c.Op, err)
+		return nil, wrote.Load() && !wire.NotSent(err), fmt.Errorf("%s: %w", t.Pkg, err)
 	}
-	req.ContentLength = length
-	if length == 0 {
-		req.Body = http.NoBody
+	if !resp.OK() {
+		e := NewError(t.Pkg, c.Op, c.Method, c.URL.Path, resp.Status, resp.Body)
+		d, ok := resp.RetryAfter()
+		wire.SetRetryAfter(e.Err, d, ok)
+		return nil, true, e
 	}
-	if c.ContentType != "" {
-		req.Header.Set("Content-Type", c.ContentType)
-	}
-	req.Header.Set("Accept", "application/json")
-	if t.UserAgent != "" {
-		req.Header.Set("User-Agent", t.UserAgent)
-	}
-	switch {
-	case t.Sign != nil:
-		if err := t.Sign(req, hash); err != nil {
-			return nil, false, err
-		}
-	case t.Token != "":
-		req.Header.Set("Authorization", "Bearer "+t.Token)
-	}
-	resp, err := t.HC.Do(req)
-	if err != nil {
-		return nil, wrote.Load(), fmt.Errorf("%s: %s: %w", t.Pkg, c.Op, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxReplyBody+1))
-	if err != nil {
-		return nil, true, fmt.Errorf("%s: %s: reading reply: %w", t.Pkg, c.Op, err)
-	}
-	if len(data) > MaxReplyBody {
-		return nil, true, fmt.Errorf("%s: %s: reply larger than %d bytes", t.Pkg, c.Op, MaxReplyBody)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, true, NewError(t.Pkg, c.Op, c.Method, c.URL.Path, resp.StatusCode, data)
-	}
-	return &Reply{Status: resp.StatusCode, Header: resp.Header, Body: data}, true, nil
+	return &Reply{Status: resp.Status, Header: resp.Header, Body: resp.Body}, true, nil
 }
