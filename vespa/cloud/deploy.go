@@ -50,8 +50,8 @@ type Run struct {
 // The upload is sent once, never retried (retries.Upload), as Vespa's CLI
 // and Java client send it: a second attempt after a lost reply would start a
 // second run. When the request went out but no reply came, the error matches
-// [ErrOutcomeUnknown] and says to list the zone's runs (console, or `vespa
-// status`) before deploying again.
+// [ErrOutcomeUnknown] and says to list the zone's runs (the job's run list,
+// or `vespa status deployment -t cloud`) before deploying again.
 func (c *Client) Deploy(ctx context.Context, zone Zone, pkg *deploy.Package, opts DeployOptions) (*Run, error) {
 	if err := checkManualZone("deploy", zone); err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func (c *Client) Deploy(ctx context.Context, zone Zone, pkg *deploy.Package, opt
 		return nil, fmt.Errorf("cloud: deploy: the application package has no %s: add one with Package.WithClientCertificate (see GenerateKeyPair)", deploy.ClientCertificatePath)
 	}
 	cl := ctlplane.Call{Op: "deploy", Method: "POST", URL: c.instanceURL("deploy", zone.Job()),
-		Check: fmt.Sprintf("list the runs of %s (GET %s) before deploying again", zone.Job(), c.instanceURL("job", zone.Job()).Path)}
+		Check: fmt.Sprintf("list the runs of %s (GET %s, or `vespa status deployment -t cloud`) before deploying again", zone.Job(), c.instanceURL("job", zone.Job()).Path)}
 	if opts.VespaVersion == "" {
 		cl.ContentType, cl.Write = "application/zip", pkg.WriteZip
 	} else {

@@ -72,7 +72,7 @@ func (c *Client) Submit(ctx context.Context, pkg, testPkg *deploy.Package, opts 
 	}
 	r, err := c.t.Upload(ctx, ctlplane.Call{Op: "submit", Method: "POST", URL: c.applicationURL("submit"),
 		ContentType: form.contentType(), Write: form.write,
-		Check: "look for a new build in the application's deployment view (console) or with `vespa prod status` before submitting again"})
+		Check: "look for a new build in the application's deployment view in the console before submitting again"})
 	if err != nil {
 		return nil, err
 	}
