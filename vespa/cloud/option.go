@@ -60,7 +60,8 @@ func WithAPIKey(pemKey []byte) Option {
 }
 
 // WithAPIKeyFile is [WithAPIKey] with the key read from a file, such as
-// ~/.vespa/<tenant>.api-key.pem.
+// ~/.vespa/<tenant>.api-key.pem ([FromEnvironment] finds that file, and
+// Vespa's CLI's variables, by itself).
 func WithAPIKeyFile(path string) Option {
 	return option{name: "WithAPIKeyFile", fn: func(c *config) error {
 		b, err := os.ReadFile(path)

@@ -34,7 +34,9 @@ const zipMode fs.FileMode = 0o644
 // [fs.FS] holding services.xml at its root, plus files added with
 // [Package.WithFile]. It is zipped on demand, deterministically: entries sorted
 // by path, fixed timestamps and modes, so the same input gives the same bytes.
-// Version control and editor files are left out (see [Skipped]).
+// Version control and editor files are left out (see [Skipped]); a symbolic
+// link is zipped as the file it leads to inside the package, and one that
+// leads outside it is an error (see [NewPackage]).
 //
 // A Package is immutable and safe for concurrent use; it reads its source each
 // time it is zipped, so edits to a directory show up in the next zip.
@@ -107,6 +109,9 @@ func NewPackageFS(fsys fs.FS) (*Package, error) {
 // check verifies that services.xml is present and that every file can be
 // zipped (no link leads outside, see [Package.checkLink]).
 func (p *Package) check() error {
+	if _, err := p.Files(); err != nil { // first, so that a bad link is named as such
+		return err
+	}
 	ok, err := p.Has("services.xml")
 	if err != nil {
 		return err
@@ -114,8 +119,7 @@ func (p *Package) check() error {
 	if !ok {
 		return fmt.Errorf("%w (%s)", ErrMissingServicesXML, p.name)
 	}
-	_, err = p.Files()
-	return err
+	return nil
 }
 
 // Has reports whether the package holds the regular file name (a slash-separated

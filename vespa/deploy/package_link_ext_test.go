@@ -149,3 +149,14 @@ func TestDeploy_OutsideLinkRefusedBeforeSending(t *testing.T) {
 		t.Error("the error shows the secret's content")
 	}
 }
+
+func TestPackage_ServicesXMLLinkedFromOutsideIsNamed(t *testing.T) {
+	dir, secret := linkTree(t)
+	if err := os.Remove(filepath.Join(dir, "services.xml")); err != nil {
+		t.Fatal(err)
+	}
+	symlink(t, secret, filepath.Join(dir, "services.xml"))
+	if _, err := deploy.NewPackage(dir); !errors.Is(err, deploy.ErrUnsafeLink) || !strings.Contains(err.Error(), "services.xml") {
+		t.Errorf("NewPackage: %v, want ErrUnsafeLink naming services.xml", err)
+	}
+}
