@@ -137,8 +137,12 @@ type outcomeError struct {
 }
 
 func (e *outcomeError) Error() string {
-	return fmt.Sprintf("%s: %s: the request was sent but no reply came (%v): it may or may not have taken effect, and it was not sent again; %s",
-		e.pkg, e.op, e.err, e.check)
+	prefix := e.pkg + ": " + e.op
+	if e.op == e.pkg {
+		prefix = e.pkg // "deploy: deploy:" says nothing more
+	}
+	return fmt.Sprintf("%s: the request was sent but no reply came (%v): it may or may not have taken effect, and it was not sent again; %s",
+		prefix, e.err, e.check)
 }
 
 func (e *outcomeError) Unwrap() error { return e.err }

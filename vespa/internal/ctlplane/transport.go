@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -176,7 +177,11 @@ func (t *Transport) attempt(ctx context.Context, c Call) (_ *Reply, sent bool, _
 		return nil, false, fmt.Errorf("%s: %s: %w", t.Pkg, c.Op, err)
 	}
 
-	req := &wire.Request{Op: c.Op, Path: c.URL.Path, Method: c.Method, URL: c.URL.String(),
+	path := c.URL.EscapedPath()
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path
+	}
+	req := &wire.Request{Op: c.Op, Path: path, Method: c.Method, URL: c.URL.String(),
 		Header: http.Header{"Accept": {"application/json"}}, Timeout: t.timeout, Limit: MaxReplyBody}
 	if c.ContentType != "" {
 		req.Header.Set("Content-Type", c.ContentType)
@@ -202,10 +207,10 @@ func (t *Transport) attempt(ctx context.Context, c Call) (_ *Reply, sent bool, _
 	})
 	resp, err := t.x.Do(ctx, req)
 	if err != nil {
-		return nil, wrote.Load() && !wire.NotSent(err), fmt.Errorf("%s: %w", t.Pkg, err)
+		return nil, wrote.Load() && !wire.NotSent(err), err // a *vespa.Error: "vespa: <op> <path>: <cause>"
 	}
 	if !resp.OK() {
-		e := NewError(t.Pkg, c.Op, c.Method, c.URL.Path, resp.Status, resp.Body)
+		e := NewError(t.Pkg, c.Op, c.Method, path, resp.Status, resp.Body)
 		d, ok := resp.RetryAfter()
 		wire.SetRetryAfter(e.Err, d, ok)
 		return nil, true, e
