@@ -19,8 +19,9 @@ import (
 // value deploys on the latest Vespa version.
 type DeployOptions struct {
 	// VespaVersion pins the Vespa version, such as "8.400.12"; "" means the
-	// latest. With a version the package is sent as multipart form data
-	// (parts applicationZip and deployOptions), without as a plain zip.
+	// latest. The package is sent as multipart form data, as Vespa's CLI and
+	// Java client send it: part applicationZip, and with a version part
+	// deployOptions ({"vespaVersion": ...}).
 	VespaVersion string
 	// SkipCertificateCheck deploys a package without security/clients.pem.
 	// Vespa's CLI refuses such packages, since their mTLS endpoints accept no
@@ -67,21 +68,21 @@ func (c *Client) Deploy(ctx context.Context, zone Zone, pkg *deploy.Package, opt
 	}
 	cl := ctlplane.Call{Op: "deploy", Method: "POST", URL: c.instanceURL("deploy", zone.Job()),
 		Check: fmt.Sprintf("list the runs of %s (GET %s, or `vespa status deployment -t cloud`) before deploying again", zone.Job(), c.instanceURL("job", zone.Job()).Path)}
-	if opts.VespaVersion == "" {
-		cl.ContentType, cl.Write = "application/zip", pkg.WriteZip
-	} else {
+	// As Vespa's CLI and Java client send it: multipart form data, the zip
+	// in applicationZip, and deployOptions when a version is pinned.
+	form, err := newForm()
+	if err != nil {
+		return nil, fmt.Errorf("cloud: deploy: %w", err)
+	}
+	form.file("applicationZip", "application.zip", pkg)
+	if opts.VespaVersion != "" {
 		deployOptions, err := json.Marshal(map[string]string{"vespaVersion": opts.VespaVersion})
 		if err != nil {
 			return nil, fmt.Errorf("cloud: deploy: %w", err)
 		}
-		form, err := newForm()
-		if err != nil {
-			return nil, fmt.Errorf("cloud: deploy: %w", err)
-		}
-		form.file("applicationZip", "application.zip", pkg)
 		form.field("deployOptions", deployOptions)
-		cl.ContentType, cl.Write = form.contentType(), form.write
 	}
+	cl.ContentType, cl.Write = form.contentType(), form.write
 	r, err := c.t.Upload(ctx, cl)
 	if err != nil {
 		return nil, err

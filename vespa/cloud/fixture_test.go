@@ -110,6 +110,10 @@ func TestFixtures_Cloud(t *testing.T) {
 			t.Fatalf("Deploy = %+v, %v", run, err)
 		}
 		checkRequest(t, f, &got)
+		// The fixture's request is multipart, with part applicationZip.
+		if ct := got.Header.Get("Content-Type"); !strings.HasPrefix(ct, "multipart/form-data; boundary=") {
+			t.Errorf("Content-Type %q, want the fixture's multipart/form-data", ct)
+		}
 	})
 
 	t.Run("run log paging", func(t *testing.T) {

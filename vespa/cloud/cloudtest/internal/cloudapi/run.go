@@ -74,8 +74,10 @@ func script(id appID, job, version, endpoint string, runID int64, status string)
 	}
 }
 
-// deploy answers POST .../instance/I/deploy/<job>: a plain zip, or multipart
-// with applicationZip and an optional deployOptions.
+// deploy answers POST .../instance/I/deploy/<job>: multipart form data with
+// applicationZip and an optional deployOptions, as Vespa's CLI
+// (client/go/internal/vespa/deploy.go) and Java client (ControllerHttpClient)
+// send it. Any other body is refused: neither client sends one.
 func (s *Server) deploy(r *http.Request, body []byte, id appID, job string) (int, any) {
 	env, region, err := splitJob(job)
 	if err != nil {
@@ -84,22 +86,22 @@ func (s *Server) deploy(r *http.Request, body []byte, id appID, job string) (int
 	if env != "dev" && env != "perf" {
 		return http.StatusBadRequest, errorBody("BAD_REQUEST", "Direct deployments are only allowed to manually deployed environments.")
 	}
-	zipData, version := body, ""
-	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
-		parts, err := readForm(r, body)
-		if err != nil {
-			return http.StatusBadRequest, errorBody("BAD_REQUEST", err.Error())
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "multipart/form-data" {
+		return http.StatusBadRequest, errorBody("BAD_REQUEST", "Expected a multipart/form-data request with part applicationZip")
+	}
+	parts, err := readForm(r, body)
+	if err != nil {
+		return http.StatusBadRequest, errorBody("BAD_REQUEST", err.Error())
+	}
+	zipData, version := parts["applicationZip"], ""
+	if opts, ok := parts["deployOptions"]; ok {
+		var o struct {
+			VespaVersion string `json:"vespaVersion"`
 		}
-		zipData = parts["applicationZip"]
-		if opts, ok := parts["deployOptions"]; ok {
-			var o struct {
-				VespaVersion string `json:"vespaVersion"`
-			}
-			if err := json.Unmarshal(opts, &o); err != nil {
-				return http.StatusBadRequest, errorBody("BAD_REQUEST", "invalid deployOptions: "+err.Error())
-			}
-			version = o.VespaVersion
+		if err := json.Unmarshal(opts, &o); err != nil {
+			return http.StatusBadRequest, errorBody("BAD_REQUEST", "invalid deployOptions: "+err.Error())
 		}
+		version = o.VespaVersion
 	}
 	files, err := packageFiles(zipData)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"encoding/pem"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 )
@@ -131,8 +132,9 @@ func TestRunLogPaging(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	s, _ := New(Config{Now: func() time.Time { return now }, RunStatus: "installationFailed"})
 	base := "http://example.com/application/v4/tenant/t/application/a/instance/i/"
-	r := signed(t, k, pub, "t:a:i", "POST", base+"deploy/dev-aws-us-east-1c", zipWith(t, "services.xml"), now)
-	r.Header.Set("Content-Type", "application/zip")
+	form, ct := deployForm(t, zipWith(t, "services.xml"))
+	r := signed(t, k, pub, "t:a:i", "POST", base+"deploy/dev-aws-us-east-1c", form, now)
+	r.Header.Set("Content-Type", ct)
 	if status, body := serve(s, r); status != 200 || body["run"] != float64(1) {
 		t.Fatalf("deploy: %d %v", status, body)
 	}
@@ -164,10 +166,25 @@ func TestRunLogPaging(t *testing.T) {
 
 func TestDeployRejectsPackageWithoutServicesXML(t *testing.T) {
 	s, _ := New(Config{AccessTokens: []string{"tok"}})
+	form, ct := deployForm(t, zipWith(t, "hosts.xml"))
 	r := httptest.NewRequest(http.MethodPost, "http://x/application/v4/tenant/t/application/a/instance/i/deploy/dev-aws-us-east-1c",
-		bytes.NewReader(zipWith(t, "hosts.xml")))
+		bytes.NewReader(form))
 	r.Header.Set("Authorization", "Bearer tok")
-	if status, body := serve(s, r); status != 400 || body["error-code"] != "BAD_REQUEST" {
+	r.Header.Set("Content-Type", ct)
+	if status, body := serve(s, r); status != 400 || body["error-code"] != "BAD_REQUEST" || !strings.Contains(body["message"].(string), "services.xml") {
+		t.Errorf("%d %v", status, body)
+	}
+}
+
+// TestDeployRejectsAPlainZip: Vespa's clients always send multipart form
+// data; a bare zip is the SDK's mistake, refused.
+func TestDeployRejectsAPlainZip(t *testing.T) {
+	s, _ := New(Config{AccessTokens: []string{"tok"}})
+	r := httptest.NewRequest(http.MethodPost, "http://x/application/v4/tenant/t/application/a/instance/i/deploy/dev-aws-us-east-1c",
+		bytes.NewReader(zipWith(t, "services.xml")))
+	r.Header.Set("Authorization", "Bearer tok")
+	r.Header.Set("Content-Type", "application/zip")
+	if status, body := serve(s, r); status != 400 || !strings.Contains(body["message"].(string), "multipart") {
 		t.Errorf("%d %v", status, body)
 	}
 }

@@ -3,6 +3,7 @@ package cloudapi
 import (
 	"archive/zip"
 	"bytes"
+	"mime/multipart"
 	"testing"
 )
 
@@ -20,4 +21,23 @@ func zipWith(t *testing.T, names ...string) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// deployForm wraps a zip as Vespa's clients send a deployment: multipart
+// form data with part applicationZip.
+func deployForm(t *testing.T, zipData []byte) (body []byte, contentType string) {
+	t.Helper()
+	var b bytes.Buffer
+	mw := multipart.NewWriter(&b)
+	fw, err := mw.CreateFormFile("applicationZip", "application.zip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fw.Write(zipData); err != nil {
+		t.Fatal(err)
+	}
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes(), mw.FormDataContentType()
 }
