@@ -150,10 +150,12 @@ func (c *ConfigServer) WaitForHealth(ctx context.Context, containerURL string) e
 	})
 }
 
-// DeployAndWait deploys pkg ([ConfigServer.Deploy]), waits for convergence
-// ([ConfigServer.WaitForConvergence]), then for every container to be healthy
-// ([ConfigServer.WaitForHealth]): params.ContainerURLs, or those the config
-// server reports. All waits share ctx's deadline.
+// DeployAndWait deploys pkg ([ConfigServer.Deploy]); when the config server
+// prepared it but could not activate it yet, activates the prepared session
+// until it takes ([ConfigServer.WaitForActivation], no second upload); then
+// waits for convergence ([ConfigServer.WaitForConvergence]), then for every
+// container to be healthy ([ConfigServer.WaitForHealth]): params.ContainerURLs,
+// or those the config server reports. All waits share ctx's deadline.
 //
 // # Containers behind mapped ports
 //
@@ -166,6 +168,11 @@ func (c *ConfigServer) WaitForHealth(ctx context.Context, containerURL string) e
 // or client certificate is reached with [WithContainerHTTPClient].
 func (c *ConfigServer) DeployAndWait(ctx context.Context, pkg *Package, params Params) (*Session, error) {
 	s, err := c.Deploy(ctx, pkg, params)
+	if errors.Is(err, ErrNotActivated) && s != nil {
+		// Prepared, not activated (a host still booting, say): activate the
+		// prepared session again, which uploads nothing, until it takes.
+		err = c.WaitForActivation(ctx, s)
+	}
 	if err != nil {
 		return s, err
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/govespa/govespa/vespa/retries"
 )
 
 // fixtureDir holds the real Vespa exchanges shared by the project.
@@ -129,4 +131,45 @@ func TestFixtures_Deploy(t *testing.T) {
 			t.Error("a numeric session-id decoded")
 		}
 	})
+}
+
+func TestFixtures_Activate(t *testing.T) {
+	fx := loadFixtures(t, "deploy.json")
+	fast := WithRetryPolicy(retries.ControlPlane.WithWait(retries.WaitNone()))
+	for _, c := range []struct {
+		name      string
+		id        int64
+		code      string
+		want      error
+		transient bool
+	}{
+		{name: "activate-retry-ok-200", id: 3},
+		{name: "activate-retry-parent-host-409", id: 3, code: "PARENT_HOST_NOT_READY", want: ErrConflict, transient: true},
+		{name: "activate-outdated-session-409", id: 4, code: "ACTIVATION_CONFLICT", want: ErrConflict},
+		{name: "activate-unknown-session-404", id: 2, code: "NOT_FOUND", want: ErrNotFound},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := fx[c.name]
+			var got http.Request
+			cs, err := NewConfigServer(replay(t, f, &got).URL, fast)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := &Session{ID: c.id}
+			err = cs.Activate(t.Context(), s)
+			if got.Method != f.Request.Method || got.URL.Path != strings.Replace(f.Request.Path, "/tenant/test/", "/tenant/default/", 1) {
+				t.Errorf("sent %s %s, fixture %s %s", got.Method, got.URL.Path, f.Request.Method, f.Request.Path)
+			}
+			if c.want == nil {
+				if err != nil || !s.Activated || s.Message != "Session 3 for test.default.default activated" {
+					t.Errorf("Activate = %v, session %+v", err, s)
+				}
+				return
+			}
+			var e *Error
+			if !errors.Is(err, c.want) || !errors.As(err, &e) || e.Code != c.code || retries.IsTransientConflict(err) != c.transient {
+				t.Errorf("Activate = %v, want %v with code %s (transient %v)", err, c.want, c.code, c.transient)
+			}
+		})
+	}
 }
