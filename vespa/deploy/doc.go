@@ -33,7 +33,10 @@
 //
 // The upload is sent exactly once (retries.Upload), as Vespa's CLI sends it:
 // when its reply is lost the error matches [ErrOutcomeUnknown] and says how to
-// check what happened, rather than making a second session. Its timeout
+// check what happened, rather than making a second session. A package the
+// config server prepared but could not activate yet (a host still booting)
+// is activated again with [ConfigServer.Activate], which uploads nothing;
+// DeployAndWait does so by itself. Its timeout
 // parameter, which bounds the config server's prepare and activate, is
 // [Params.Timeout] or else the time left on ctx. Reads and polls run under
 // retries.ControlPlane: transport errors, 5xx replies and the config
