@@ -16,13 +16,11 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/govespa/govespa/vespa/internal/ctlplane"
 )
 
 // EmptyContentHash is the X-Content-Hash of a request without a body: the
 // standard base64 of the SHA-256 of zero bytes.
-const EmptyContentHash = ctlplane.EmptyContentHash
+const EmptyContentHash = "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
 
 // ParseAPIKey parses a Vespa Cloud API key: a PEM-encoded ECDSA P-256 private
 // key, either SEC 1 ("EC PRIVATE KEY", as `vespa auth api-key` writes it) or
