@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/internal/ctlplane"
 	"github.com/govespa/govespa/vespa/retries"
 )
@@ -154,7 +155,8 @@ func WithClock(now func() time.Time) Option {
 	}}
 }
 
-// WithUserAgent sets the User-Agent header; the default is "govespa-cloud".
+// WithUserAgent sets the User-Agent header; the default is the data plane's,
+// "govespa/" + vespa.Version, so that one access log shows one client.
 func WithUserAgent(ua string) Option {
 	return option{name: "WithUserAgent", fn: func(c *config) error {
 		c.userAgent = ua
@@ -205,7 +207,7 @@ func newConfig(app ApplicationID, opts []Option) (*config, error) {
 		logger:    slog.New(slog.DiscardHandler),
 		poll:      DefaultPollInterval,
 		now:       time.Now,
-		userAgent: "govespa-cloud",
+		userAgent: "govespa/" + vespa.Version,
 		app:       app,
 		env:       os.LookupEnv,
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/retries"
 )
 
@@ -93,7 +94,8 @@ func WithPollInterval(d time.Duration) Option {
 	}}
 }
 
-// WithUserAgent sets the User-Agent header; the default is "govespa-deploy".
+// WithUserAgent sets the User-Agent header; the default is the data plane's,
+// "govespa/" + vespa.Version, so that one access log shows one client.
 func WithUserAgent(ua string) Option {
 	return option{name: "WithUserAgent", fn: func(c *config) error {
 		c.userAgent = ua
@@ -129,7 +131,7 @@ func newConfig(opts []Option) (*config, error) {
 		policy:    retries.ControlPlane,
 		logger:    slog.New(slog.DiscardHandler),
 		poll:      DefaultPollInterval,
-		userAgent: "govespa-deploy",
+		userAgent: "govespa/" + vespa.Version,
 	}
 	for i, o := range opts {
 		if o == nil {
