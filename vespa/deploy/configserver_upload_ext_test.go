@@ -224,3 +224,20 @@ func TestDeploy_RedirectElsewhereIsNotFollowed(t *testing.T) {
 		t.Errorf("Deploy = %v, %d requests elsewhere; want ErrRedirect (an answer: no unknown outcome) and none", err, elsewhere.Load())
 	}
 }
+
+// TestDeploy_GatewayTimeoutIsAnUnknownOutcome: a 504 from a proxy in front
+// of the config server says nothing of what the config server did.
+func TestDeploy_GatewayTimeoutIsAnUnknownOutcome(t *testing.T) {
+	for _, status := range []int{http.StatusBadGateway, http.StatusGatewayTimeout} {
+		f := &fakeConfigServer{deployStatus: status, deployReply: `<html>gateway</html>`}
+		_, err := newConfigServer(t, f).Deploy(t.Context(), appPackage(t), deploy.Params{})
+		var e *deploy.Error
+		if !errors.Is(err, deploy.ErrOutcomeUnknown) || !errors.As(err, &e) || e.Status != status || len(f.zips) != 1 {
+			t.Errorf("%d: Deploy = %v after %d uploads; want ErrOutcomeUnknown carrying the %d, after 1", status, err, len(f.zips), status)
+		}
+	}
+	f := &fakeConfigServer{deployStatus: http.StatusServiceUnavailable, deployReply: `{"error-code":"UNAVAILABLE","message":"busy"}`}
+	if _, err := newConfigServer(t, f).Deploy(t.Context(), appPackage(t), deploy.Params{}); errors.Is(err, deploy.ErrOutcomeUnknown) || !errors.Is(err, vespa.ErrUnavailable) {
+		t.Errorf("503: %v, want a known refusal (vespa.ErrUnavailable)", err)
+	}
+}

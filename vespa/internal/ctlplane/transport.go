@@ -126,10 +126,11 @@ func lastCause(err error) error {
 // Upload sends c exactly once, whatever the policy (retries.Upload): a call
 // that changes state, such as a deployment. A non-2xx reply is an *Error, as
 // with [Transport.Do]. When the request went out (its headers were written)
-// and no reply came, the error matches [ErrOutcomeUnknown], says that the
-// call was not repeated and how to learn its outcome (c.Check), and unwraps
-// to the cause (a context error stays visible to errors.Is). When nothing
-// went out, such as a refused connection, the error says so.
+// and no reply came, or a gateway answered for the server (502, 504), the
+// error matches [ErrOutcomeUnknown], says that the call was not repeated and
+// how to learn its outcome (c.Check), and unwraps to the cause (a context
+// error, or the gateway's *Error, stays visible to errors.Is and errors.As).
+// When nothing went out, such as a refused connection, the error says so.
 func (t *Transport) Upload(ctx context.Context, c Call) (*Reply, error) {
 	r, sent, err := t.attempt(ctx, c)
 	if err == nil {
@@ -138,7 +139,11 @@ func (t *Transport) Upload(ctx context.Context, c Call) (*Reply, error) {
 	var e *Error
 	var we *wire.Error
 	switch {
-	case errors.As(err, &e), errors.As(err, &we) && we.Status != 0:
+	case errors.As(err, &e) && (e.Status == http.StatusBadGateway || e.Status == http.StatusGatewayTimeout):
+		// A gateway in front of the server gave up on it: the server may
+		// have acted all the same.
+		return nil, &outcomeError{pkg: t.Pkg, op: c.Op, check: c.Check, err: err}
+	case e != nil, errors.As(err, &we) && we.Status != 0:
 		return nil, err // an answer came (a non-2xx, a redirect not followed): the outcome is known
 	case sent:
 		return nil, &outcomeError{pkg: t.Pkg, op: c.Op, check: c.Check, err: err}
