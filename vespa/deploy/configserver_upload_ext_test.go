@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/govespa/govespa/vespa"
@@ -239,5 +241,45 @@ func TestDeploy_GatewayTimeoutIsAnUnknownOutcome(t *testing.T) {
 	f := &fakeConfigServer{deployStatus: http.StatusServiceUnavailable, deployReply: `{"error-code":"UNAVAILABLE","message":"busy"}`}
 	if _, err := newConfigServer(t, f).Deploy(t.Context(), appPackage(t), deploy.Params{}); errors.Is(err, deploy.ErrOutcomeUnknown) || !errors.Is(err, vespa.ErrUnavailable) {
 		t.Errorf("503: %v, want a known refusal (vespa.ErrUnavailable)", err)
+	}
+}
+
+// failingFS is an fs.FS whose file "schemas/broken.sd" cannot be read.
+type failingFS struct{ fstest.MapFS }
+
+type failingFile struct{ fs.File }
+
+func (failingFile) Read([]byte) (int, error) { return 0, errors.New("disk on fire") }
+
+func (f failingFS) Open(name string) (fs.File, error) {
+	file, err := f.MapFS.Open(name)
+	if err == nil && name == "schemas/broken.sd" {
+		return failingFile{file}, nil
+	}
+	return file, err
+}
+
+// TestDeploy_UnreadablePackageFileIsNamed: a file that cannot be read while
+// the upload streams ends it with that cause, not with an unknown outcome:
+// the server got a truncated body, which it cannot take for a package.
+func TestDeploy_UnreadablePackageFileIsNamed(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := io.Copy(io.Discard, r.Body); err != nil {
+			return // a truncated body: no answer
+		}
+		io.WriteString(w, `{"session-id":"2","activated":true}`)
+	}))
+	defer srv.Close()
+	pkg, err := deploy.NewPackageFS(failingFS{mapFS("services.xml", "<services/>", "schemas/broken.sd", strings.Repeat("x", 1<<20))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := deploy.NewConfigServer(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = cs.Deploy(t.Context(), pkg, deploy.Params{})
+	if err == nil || errors.Is(err, deploy.ErrOutcomeUnknown) || !strings.Contains(err.Error(), "disk on fire") || !strings.Contains(err.Error(), "schemas/broken.sd") {
+		t.Errorf("Deploy = %v; want the read failure of schemas/broken.sd, not an unknown outcome", err)
 	}
 }

@@ -7,6 +7,7 @@ import "io"
 type PipeReader struct {
 	pr   *io.PipeReader
 	done chan struct{}
+	werr error // what write returned; read after done is closed
 }
 
 // NewPipe starts a goroutine running write into a pipe and returns the
@@ -16,7 +17,8 @@ func NewPipe(write func(io.Writer) error) *PipeReader {
 	r := &PipeReader{pr: pr, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
-		pw.CloseWithError(write(pw))
+		r.werr = write(pw)
+		pw.CloseWithError(r.werr)
 	}()
 	return r
 }
@@ -35,4 +37,12 @@ func (r *PipeReader) Close() error {
 func (r *PipeReader) stop(err error) {
 	r.pr.CloseWithError(err)
 	<-r.done
+}
+
+// writeErr stops the writer, waits for it, and returns the error write
+// returned: nil when it wrote everything, the stop's error when it was cut
+// short by the end of the attempt.
+func (r *PipeReader) writeErr(stop error) error {
+	r.stop(stop)
+	return r.werr
 }

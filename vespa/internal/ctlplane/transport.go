@@ -148,6 +148,10 @@ func (t *Transport) Upload(ctx context.Context, c Call) (*Reply, error) {
 	case sent:
 		return nil, &outcomeError{pkg: t.Pkg, op: c.Op, check: c.Check, err: err}
 	}
+	var be *bodyError
+	if errors.As(err, &be) {
+		return nil, err
+	}
 	return nil, fmt.Errorf("%w (nothing was sent)", err)
 }
 
@@ -191,9 +195,10 @@ func (t *Transport) attempt(ctx context.Context, c Call) (_ *Reply, sent bool, _
 	if c.ContentType != "" {
 		req.Header.Set("Content-Type", c.ContentType)
 	}
+	var pipe *PipeReader
 	switch {
 	case c.Write != nil:
-		pipe := NewPipe(write)
+		pipe = NewPipe(write)
 		// However the attempt ends, stop the writer and wait for it.
 		defer pipe.stop(errAttemptEnded)
 		req.BodyReader, req.ContentLength = pipe, length
@@ -212,6 +217,14 @@ func (t *Transport) attempt(ctx context.Context, c Call) (_ *Reply, sent bool, _
 	})
 	resp, err := t.x.Do(ctx, req)
 	if err != nil {
+		if pipe != nil {
+			if werr := pipe.writeErr(errAttemptEnded); werr != nil && !errors.Is(werr, errAttemptEnded) && !errors.Is(werr, io.ErrClosedPipe) {
+				// The body could not be written whole (a file of the package
+				// vanished, say): the server got a truncated request, which
+				// it cannot take for a package.
+				return nil, false, &bodyError{pkg: t.Pkg, op: c.Op, err: werr}
+			}
+		}
 		return nil, wrote.Load() && !wire.NotSent(err), err // a *vespa.Error: "vespa: <op> <path>: <cause>"
 	}
 	if !resp.OK() {
@@ -222,3 +235,15 @@ func (t *Transport) attempt(ctx context.Context, c Call) (_ *Reply, sent bool, _
 	}
 	return &Reply{Status: resp.Status, Header: resp.Header, Body: resp.Body}, true, nil
 }
+
+// bodyError is a request whose body could not be written whole.
+type bodyError struct {
+	pkg, op string
+	err     error
+}
+
+func (e *bodyError) Error() string {
+	return e.pkg + ": " + e.op + ": writing the request body: " + e.err.Error() + " (the server got an incomplete request)"
+}
+
+func (e *bodyError) Unwrap() error { return e.err }
