@@ -70,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.instance, "instance", "default", "Vespa Cloud instance")
 	fs.StringVar(&o.zone, "zone", cloud.DefaultDevZone.String(), "Vespa Cloud dev or perf zone")
 	fs.StringVar(&o.apiKeyFile, "api-key-file", "", "Vespa Cloud API key (PEM); default: as Vespa's CLI finds it ($VESPA_CLI_API_KEY, $VESPA_CLI_API_KEY_FILE, $VESPA_CLI_HOME/<tenant>.api-key.pem)")
-	fs.StringVar(&o.endpoint, "endpoint", cloud.DefaultEndpoint, "Vespa Cloud control-plane URL")
+	fs.StringVar(&o.endpoint, "endpoint", "", "Vespa Cloud control-plane URL (default "+cloud.DefaultEndpoint+", or the system of $VESPA_CLI_CLOUD_SYSTEM)")
 	fs.StringVar(&o.vespaVersion, "vespa-version", "", "pin the Vespa version (Vespa Cloud only)")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long; self-hosted, also the config server's timeout for the deployment")
 	fs.DurationVar(&o.poll, "poll", cloud.DefaultPollInterval, "how often to poll while waiting")
@@ -152,8 +152,11 @@ func deployCloud(ctx context.Context, o options, pkg *deploy.Package, stdout io.
 	if o.apiKeyFile != "" {
 		auth = cloud.WithAPIKeyFile(o.apiKeyFile)
 	}
-	c, err := cloud.NewClient(cloud.ApplicationID{Tenant: o.tenant, Application: o.application, Instance: o.instance},
-		cloud.WithEndpoint(o.endpoint), auth, cloud.WithPollInterval(o.poll))
+	opts := []cloud.Option{auth, cloud.WithPollInterval(o.poll)}
+	if o.endpoint != "" {
+		opts = append(opts, cloud.WithEndpoint(o.endpoint))
+	}
+	c, err := cloud.NewClient(cloud.ApplicationID{Tenant: o.tenant, Application: o.application, Instance: o.instance}, opts...)
 	if err != nil {
 		return err
 	}
