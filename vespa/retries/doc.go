@@ -35,6 +35,11 @@
 //	URLValidation model URL checks                 any error except a final 4xx                clamp(1 s·2^(n−1), 1 s, 10 s) (1 s, 2 s)      3         the original last error
 //	Embedder      the retrying models.Embedder     any error (RetryOn can narrow it)           WaitJittered(200 ms, 5 s, 2.0, 0.5)           3         the last error
 //
+// The vespa client narrows SyncRequest for non-idempotent operations
+// (updates with arithmetic or add, conditional writes): after a connection
+// error it re-sends them only when the error proves that nothing was sent (a
+// refused connection, a failed DNS lookup).
+//
 // Where a retried outcome (typically a 429 or 503 response) carries
 // Retry-After ([RetryAfterer]), the policy waits at least that long, but never
 // longer than its own cap ([Wait.Max]) and never longer than
