@@ -29,11 +29,11 @@ import java.util.stream.Stream;
  * Starts the harness: Vespa's container (com.yahoo.application.Application, with real Jetty) with
  * DocumentV1ApiHandler over the harness store, the search chain with the store's searcher, and
  * the control endpoint. It writes the application package (services.xml with the port, and the
- * schemas) to --app, prints {@code READY <port> <millis>} on stdout once /harness/v1/ready
+ * schemas) to --package, prints {@code READY <port> <millis>} on stdout once /harness/v1/ready
  * answers, and exits when stdin closes.
  * <p>
- * Arguments: {@code --schemas DIR} (the .sd files; required), {@code --app DIR} (where to write the
- * package; a temporary directory by default), {@code --port N} (0 or absent: a free port),
+ * Arguments: {@code --schemas DIR} (the .sd files; required), {@code --package DIR} (where to write the
+ * application package; a temporary directory by default), {@code --port N} (0 or absent: a free port),
  * {@code --cluster NAME} (the content cluster, "music" by default).
  */
 public final class Main {
@@ -42,7 +42,7 @@ public final class Main {
         long start = System.nanoTime();
         Map<String, String> opts = parse(args);
         Path schemas = Path.of(require(opts, "schemas"));
-        Path app = opts.containsKey("app") ? Path.of(opts.get("app")) : Files.createTempDirectory("jdisc-harness");
+        Path app = opts.containsKey("package") ? Path.of(opts.get("package")) : Files.createTempDirectory("jdisc-harness");
         int port = Integer.parseInt(opts.getOrDefault("port", "0"));
         if (port == 0) port = freePort();
         String cluster = opts.getOrDefault("cluster", "music");
@@ -99,7 +99,7 @@ public final class Main {
                       <server id="default" port="%d"/>
                     </http>
                     <accesslog type="disabled"/>
-                    <handler id="com.yahoo.document.restapi.resource.HarnessDocumentV1Handler">
+                    <handler id="com.yahoo.document.restapi.resource.HarnessDocumentV1ApiHandler">
                       <binding>http://*/document/v1/*</binding>
                       <binding>http://*/document/v1/*/</binding>
                     </handler>
@@ -155,7 +155,7 @@ public final class Main {
         Map<String, String> out = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--") || i + 1 >= args.length)
-                throw new IllegalArgumentException("usage: harness.Main --schemas DIR [--app DIR] [--port N] [--cluster NAME]; bad argument '" + args[i] + "'");
+                throw new IllegalArgumentException("usage: harness.Main --schemas DIR [--package DIR] [--port N] [--cluster NAME]; bad argument '" + args[i] + "'");
             out.put(args[i].substring(2), args[++i]);
         }
         return out;

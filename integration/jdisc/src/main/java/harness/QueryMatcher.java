@@ -57,7 +57,7 @@ final class QueryMatcher {
     private final Query query;
     private final Item root;
     private NearestNeighborItem nn;
-    private Tensor nnQuery;
+    private double[] nnQuery;
     private final List<Term> terms = new ArrayList<>();
     private final Map<Term, Integer> documentFrequency = new HashMap<>();
     private final Map<String, Double> averageLength = new HashMap<>();
@@ -70,10 +70,19 @@ final class QueryMatcher {
         collect(root, true);
         if (nn != null) {
             String name = "query(" + nn.getQueryTensorName() + ")";
-            nnQuery = query.getRanking().getFeatures().getTensor(name).orElseThrow(
-                    () -> new IllegalArgumentException("harness: nearestNeighbor needs the query tensor " + name));
+            // A tensor when the container has typed the input. In this container the provider's query
+            // copy holds the untyped input as the rank property named like the tensor ("q"), so that
+            // is read when there is no feature.
+            Object value = query.getRanking().getFeatures().getObject(name);
+            for (String key : List.of(name, nn.getQueryTensorName())) {
+                if (value != null) break;
+                List<?> ranked = query.getRanking().getProperties().get(key);
+                if (ranked != null && !ranked.isEmpty()) value = ranked.get(0);
+            }
+            if (value == null) throw new IllegalArgumentException("harness: nearestNeighbor needs the query tensor " + name);
+            nnQuery = value instanceof Tensor t ? StoreSearcher.values(t) : numbers(value.toString());
         }
-        if (!terms.isEmpty()) statistics();
+        if (!terms.isEmpty() && nn == null) statistics(); // with nearestNeighbor, relevance is closeness only
     }
 
     /** Records the nearestNeighbor item and the positive words of the tree. */
@@ -257,7 +266,7 @@ final class QueryMatcher {
         String field = nn.getIndexName();
         FieldValue v = doc.getDataType().getField(field) == null ? null : doc.getFieldValue(field);
         if (!(v instanceof TensorFieldValue tv) || tv.getTensor().isEmpty()) return Double.NaN;
-        double[] a = StoreSearcher.values(tv.getTensor().get()), q = StoreSearcher.values(nnQuery);
+        double[] a = StoreSearcher.values(tv.getTensor().get()), q = nnQuery;
         if (a.length != q.length) return Double.NaN;
         double dot = 0, na = 0, nq = 0;
         for (int i = 0; i < a.length; i++) {
@@ -267,6 +276,17 @@ final class QueryMatcher {
         }
         if (na == 0 || nq == 0) return Double.NaN;
         return Math.acos(Math.max(-1, Math.min(1, dot / Math.sqrt(na * nq))));
+    }
+
+    /** The numbers of a tensor's text form ("[1,2,3]" or "{{x:0}:1,...}" cell values in order). */
+    static double[] numbers(String text) {
+        if (text.startsWith("tensor")) text = text.substring(text.indexOf("):") + 2);
+        String cells = text.contains(":") ? text.replaceAll("\\{[^{}]*\\}\\s*:", "") : text;
+        List<Double> out = new ArrayList<>();
+        for (String p : cells.split("[^0-9eE+.\\-]+")) if (!p.isEmpty()) out.add(Double.parseDouble(p));
+        double[] a = new double[out.size()];
+        for (int i = 0; i < a.length; i++) a[i] = out.get(i);
+        return a;
     }
 
     private static List<String> tokens(Document doc, String field) {

@@ -160,9 +160,11 @@ public final class StoreSearcher extends Searcher {
         return a.compareTo(b);
     }
 
+    /** The cell values of a dense tensor, in order. */
     static double[] values(Tensor t) {
         double[] out = new double[(int) t.size()];
-        for (int i = 0; i < out.length; i++) out[i] = t.get(com.yahoo.tensor.TensorAddress.of(i));
+        int i = 0;
+        for (var it = t.valueIterator(); it.hasNext() && i < out.length; ) out[i++] = it.next();
         return out;
     }
 }

@@ -20,7 +20,8 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * Vespa's own DocumentV1ApiHandler, built through its package-private constructor (as Vespa's
+ * Vespa's own DocumentV1ApiHandler (this class's name ends like it, as Vespa's CLI looks for that suffix
+ * on / before it visits), built through its package-private constructor (as Vespa's
  * DocumentV1ApiTest builds it) over the harness's DocumentAccess, and bound where Vespa binds it
  * (http://*&#47;document/v1/*). This class only delegates: every path, parameter, error text and
  * status is the real handler's. It lives in the handler's package because that constructor is
@@ -28,12 +29,12 @@ import java.time.Duration;
  * <p>
  * The system property harness.access=local swaps in Vespa's LocalDocumentAccess (for comparison only).
  */
-public final class HarnessDocumentV1Handler extends AbstractRequestHandler {
+public final class HarnessDocumentV1ApiHandler extends AbstractRequestHandler {
 
     private final DocumentV1ApiHandler real;
     private final DocumentAccess access;
 
-    public HarnessDocumentV1Handler(Metric metric, MetricReceiver metricReceiver) {
+    public HarnessDocumentV1ApiHandler(Metric metric, MetricReceiver metricReceiver) {
         Store store = Store.get();
         // -Dharness.access=local runs Vespa's shipped LocalDocumentAccess instead, to show why the harness
         // has its own (a fresh visit fails with a NullPointerException; no test-and-set).
