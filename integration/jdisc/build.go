@@ -237,3 +237,9 @@ func readBuilt(dir string, t Tools) (*Built, error) {
 	}
 	return &Built{Tools: t, Dir: dir, Jar: jar, ClassPath: classPath}, nil
 }
+
+// VespaVersion is the version of Vespa's artifacts the harness runs, as
+// pom.xml pins it (8.738.17, the version of Vespa's CLI here, is not whole on
+// Maven Central: container-test, application, container-disc,
+// container-search, documentapi and config-model stop at 8.700.24).
+const VespaVersion = "8.700.24"
