@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/govespa/govespa/vespa/query"
 )
@@ -28,11 +29,19 @@ func (s *suite) testQuery(t *testing.T) {
 	t.Run("YQL builder on an array attribute and a range", func(t *testing.T) { s.testQueryRange(t, qc) })
 	t.Run("userQuery ranked by bm25", func(t *testing.T) { s.testUserQuery(t, qc) })
 	t.Run("nearestNeighbor ranked by closeness", func(t *testing.T) { s.testNearestNeighbor(t, qc) })
+	t.Run("grouping counts and top hits per group", func(t *testing.T) { s.testQueryGrouping(t, qc) })
 }
 
 // search runs req and fails t on an error or a result carrying errors.
 func (s *suite) search(t *testing.T, qc *query.Client, req *query.Request) (*query.Result, []hitSong) {
 	t.Helper()
+	if req.Timeout == 0 {
+		// Vespa's default of 500 ms bounds the whole call at 1.55 s; the
+		// emulator does not time a query out itself and an exact
+		// nearestNeighbor over the suite's songs may take longer under
+		// -race on a busy machine.
+		req.Timeout = 10 * time.Second
+	}
 	res, err := qc.Search(s.ctx, req)
 	if err != nil {
 		t.Fatalf("[%s] search %q: %v", s.tg.Name(), req.YQL, err)

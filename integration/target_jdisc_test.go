@@ -11,7 +11,7 @@ import (
 
 	"github.com/govespa/govespa/integration/jdisc"
 	"github.com/govespa/govespa/vespa"
-	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/deploy"
 )
 
 // envJDisc controls the JDisc target: "off" skips it, "require" fails
@@ -89,14 +89,14 @@ func startJDiscTarget(t *testing.T) Target {
 	return &jdiscTarget{h: h}
 }
 
-func (j *jdiscTarget) Name() string                        { return "jdisc" }
-func (j *jdiscTarget) Endpoint() string                    { return j.h.URL }
-func (j *jdiscTarget) ConfigServer() string                { return "" }
-func (j *jdiscTarget) Cluster() string                     { return j.h.Cluster }
-func (j *jdiscTarget) ClientOptions() []vespa.Option       { return nil }
-func (j *jdiscTarget) ConfigServerOptions() []cloud.Option { return nil }
-func (j *jdiscTarget) Timeout() time.Duration              { return 10 * time.Minute }
-func (j *jdiscTarget) preDeployed()                        {}
+func (j *jdiscTarget) Name() string                         { return "jdisc" }
+func (j *jdiscTarget) Endpoint() string                     { return j.h.URL }
+func (j *jdiscTarget) ConfigServer() string                 { return "" }
+func (j *jdiscTarget) Cluster() string                      { return j.h.Cluster }
+func (j *jdiscTarget) ClientOptions() []vespa.Option        { return nil }
+func (j *jdiscTarget) ConfigServerOptions() []deploy.Option { return nil }
+func (j *jdiscTarget) Timeout() time.Duration               { return 10 * time.Minute }
+func (j *jdiscTarget) preDeployed()                         {}
 
 func (j *jdiscTarget) DumpLogs(_ context.Context, w io.Writer) error {
 	_, err := w.Write(j.h.Logs())
