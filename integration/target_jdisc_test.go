@@ -98,6 +98,19 @@ func (j *jdiscTarget) ConfigServerOptions() []deploy.Option { return nil }
 func (j *jdiscTarget) Timeout() time.Duration               { return 10 * time.Minute }
 func (j *jdiscTarget) preDeployed()                         {}
 
+// noGroupingResults is implemented by targets that cannot compute grouping
+// results; the suite's grouping test skips on them with the reason.
+type noGroupingResults interface {
+	noGroupingResults() string
+}
+
+// noGroupingResults: grouping is computed by Vespa's content nodes (proton),
+// which the harness does not have. (Its real container does check grouping
+// requests: it refuses max(inf) while grouping.globalMaxGroups is enabled.)
+func (j *jdiscTarget) noGroupingResults() string {
+	return "the harness has no content nodes, which compute grouping results"
+}
+
 func (j *jdiscTarget) DumpLogs(_ context.Context, w io.Writer) error {
 	_, err := w.Write(j.h.Logs())
 	return err

@@ -107,7 +107,7 @@
 // # Differences from Vespa's own handlers
 //
 // The integration suite's differential test (integration/differential_test.go)
-// sends the same 56 requests to this emulator and to Vespa's own
+// sends the same 57 requests to this emulator and to Vespa's own
 // DocumentV1ApiHandler and search handler (the JDisc harness, Vespa 8.700.24)
 // and compares status, body and message. These answers differ, for the reasons
 // given; everything else it sends is answered alike:
@@ -123,6 +123,8 @@
 //     selections (JavaCC's), and the column of a YQL syntax error;
 //   - continuation tokens are this package's own format, so a bad one is
 //     refused with another message (and tokens are not Vespa's bytes);
+//   - a grouping with max(inf) is answered here; Vespa refuses it (400, code
+//     4) while grouping.globalMaxGroups is on, which is its default;
 //   - a GET of an unknown document type and a query with an unknown rank
 //     profile are refused here (400); the harness routes the first to its store
 //     and its container knows no rank profiles, so neither is settled yet.
