@@ -75,7 +75,7 @@ func TestJDisc_faults(t *testing.T) {
 	first := make(chan int, 1)
 	go func() { // not do: t.Fatal belongs to the test's goroutine
 		st := 0
-		req, err := http.NewRequestWithContext(ctx, "POST", h.URL+doc+"?timeout=6s", strings.NewReader(fields))
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL+doc+"?timeout=6s", strings.NewReader(fields))
 		if err == nil {
 			req.Header.Set("Content-Type", "application/json")
 			if resp, err := client.Do(req); err == nil {

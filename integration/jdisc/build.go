@@ -61,7 +61,7 @@ func Check() (Tools, error) {
 }
 
 func isExecutable(p string) bool {
-	st, err := os.Stat(p)
+	st, err := os.Stat(p) //nolint:gosec // $JAVA_HOME/bin/java
 	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
 }
 
@@ -142,14 +142,14 @@ func Build(ctx context.Context, log func(string)) (*Built, error) {
 		b.Cached = true
 		return b, nil
 	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
+	if err := os.MkdirAll(root, 0o750); err != nil {
 		return nil, fmt.Errorf("jdisc: cache directory: %w", err)
 	}
 	tmp, err := os.MkdirTemp(root, hash+".build-")
 	if err != nil {
 		return nil, fmt.Errorf("jdisc: cache directory: %w", err)
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }()
 	if err := writeModule(tmp); err != nil {
 		return nil, err
 	}
@@ -174,13 +174,13 @@ func writeModule(dir string) error {
 		}
 		dst := filepath.Join(dir, filepath.FromSlash(p))
 		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
+			return os.MkdirAll(dst, 0o750)
 		}
 		b, err := module.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(dst, b, 0o644)
+		return os.WriteFile(dst, b, 0o600)
 	})
 }
 
@@ -193,7 +193,7 @@ func runMaven(ctx context.Context, t Tools, dir string, log func(string)) error 
 		if offline {
 			args = append([]string{"-o"}, args...)
 		}
-		cmd := exec.CommandContext(ctx, t.Mvn, args...)
+		cmd := exec.CommandContext(ctx, t.Mvn, args...) //nolint:gosec // the mvn found on PATH, with this package's own arguments
 		cmd.Dir = dir
 		out.Reset()
 		cmd.Stdout, cmd.Stderr = &out, &out
@@ -231,7 +231,7 @@ func readBuilt(dir string, t Tools) (*Built, error) {
 	}
 	classPath := strings.TrimSpace(string(cp))
 	for _, p := range filepath.SplitList(classPath) {
-		if _, err := os.Stat(p); err != nil {
+		if _, err := os.Stat(p); err != nil { //nolint:gosec // a jar of the class path mvn wrote for this build
 			return nil, fmt.Errorf("jdisc: %s is gone from the local Maven repository", p)
 		}
 	}

@@ -84,7 +84,9 @@ func Start(ctx context.Context, b *Built, cfg Config) (*Harness, error) {
 	if timeout == 0 {
 		timeout = 3 * time.Minute
 	}
-	h.cmd = exec.Command(b.Java, "-Xmx"+heap, "-cp", b.Jar+string(os.PathListSeparator)+b.ClassPath, "harness.Main",
+	// The JVM outlives Start's context (ctx only bounds the start); Close stops it.
+	h.cmd = exec.CommandContext(context.WithoutCancel(ctx), b.Java, //nolint:gosec // the java found by Check, running this package's harness
+		"-Xmx"+heap, "-cp", b.Jar+string(os.PathListSeparator)+b.ClassPath, "harness.Main",
 		"--schemas", schemas, "--package", pkg, "--port", strconv.Itoa(cfg.Port), "--cluster", cluster)
 	if h.stdin, err = h.cmd.StdinPipe(); err != nil {
 		return nil, err
@@ -132,7 +134,7 @@ func Start(ctx context.Context, b *Built, cfg Config) (*Harness, error) {
 		return h, nil
 	case <-h.done:
 		h.cleanup()
-		return nil, fmt.Errorf("jdisc: the harness exited before it was ready (%v):\n%s", h.waitErr, lastLines(string(h.logs.Bytes()), 40))
+		return nil, fmt.Errorf("jdisc: the harness exited before it was ready (%w):\n%s", h.waitErr, lastLines(string(h.logs.Bytes()), 40))
 	case <-timer.C:
 		h.Close()
 		return nil, fmt.Errorf("jdisc: the harness was not ready after %v:\n%s", timeout, lastLines(string(h.logs.Bytes()), 40))
