@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
+
+	"github.com/govespa/govespa/vespa/retries"
 )
 
 // Defaults of [Config]; a zero field means its default.
@@ -105,6 +108,23 @@ type Config struct {
 	// Default 64 KiB.
 	GzipMinBytes int
 
+	// Retries are the retry policies of each operation, taken step by step
+	// ([retries.Stepper]) and nested outermost first, so that an operation
+	// waiting for its next attempt is parked and holds no in-flight slot.
+	// Default {[retries.Feed]}: 429, 503, 504 and transport errors retried
+	// until OperationTimeout, with short jittered waits. {[retries.DocV1],
+	// [retries.Throttle]} is the feeder's earlier, pyvespa-like behaviour (a
+	// 503 or transport error retried twice, after 1 s and 2 s). An invalid
+	// policy is an error of [New].
+	Retries []retries.Policy
+	// MayResend says which operations may be sent again after an attempt
+	// that may have reached Vespa without an answer (a connection that
+	// failed after the request was written, or a 504): true sends it again,
+	// false ends it with an error matching [ErrNotResent]. Nil means
+	// [DefaultMayResend]: puts, removes and updates without arithmetic or
+	// add. A failure to connect is always retried: nothing was sent.
+	MayResend func(op *Operation) bool
+
 	// BreakerSpan is how long nothing but failures (transport errors and
 	// 5xx; a 4xx is Vespa's verdict on the operation, not a failure of the
 	// cluster) may go on before the circuit breaker stops the feed. Default
@@ -121,13 +141,16 @@ type Config struct {
 	Journal *Journal
 
 	// OnOutcome receives the outcome of every operation, exactly once per
-	// operation, with the context it was enqueued with. It is called on a
-	// feeder goroutine (the one that sent the operation) or, for
-	// operations that never reached one (malformed, skipped), on the
-	// goroutine that called Feed; calls happen concurrently and must be
-	// safe for that. For one document ID, calls come in input order. It
-	// should return quickly: the operation's in-flight slot is held until
-	// it returns. Nil means outcomes are only counted in [Feeder.Stats].
+	// operation, with the context it was enqueued with, before the
+	// operation's own [Operation.Done]. It is called on a feeder goroutine
+	// (the one that sent the operation) or, for operations that never
+	// reached one (malformed, skipped), on the goroutine that called Feed;
+	// calls happen concurrently and must be safe for that. For one document
+	// ID, calls come in input order. It holds neither an in-flight slot nor
+	// a pending one, so it may enqueue (to re-feed a failed operation, say)
+	// even at MaxPending without deadlock; the next operation on its
+	// document waits until it returns. Nil means outcomes are only counted
+	// in [Feeder.Stats].
 	OnOutcome func(ctx context.Context, o Outcome)
 }
 
@@ -160,6 +183,16 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if cfg.GzipMinBytes <= 0 {
 		cfg.GzipMinBytes = DefaultGzipMinBytes
+	}
+	if cfg.Retries == nil {
+		cfg.Retries = []retries.Policy{retries.Feed}
+	} else {
+		cfg.Retries = slices.Clone(cfg.Retries)
+	}
+	for i, p := range cfg.Retries {
+		if err := p.Err(); err != nil {
+			return cfg, fmt.Errorf("feed: Retries[%d]: %w", i, err)
+		}
 	}
 	if cfg.Compression < CompressionAuto || cfg.Compression > CompressionGzip {
 		return cfg, fmt.Errorf("feed: unknown Compression %d", int(cfg.Compression))
