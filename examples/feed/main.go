@@ -3,7 +3,9 @@
 //
 //	go run ./examples/feed [flags] FILE...
 //
-// "-" reads standard input. The exit status is 0 when every operation
+// "-" reads standard input, which -journal records only under the name given
+// by -stdin-name (two different streams on stdin must never skip each
+// other). The exit status is 0 when every operation
 // succeeded, 1 when any failed, and 2 on bad usage or unreadable input.
 // A progress bar is drawn on stderr when it is a terminal.
 package main
@@ -29,6 +31,7 @@ import (
 	"github.com/govespa/govespa/internal/credflags"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/feed"
+	"github.com/govespa/govespa/vespa/retries"
 )
 
 // Exit statuses.
@@ -54,6 +57,8 @@ type options struct {
 	timeout       time.Duration
 	route         string
 	journal       string
+	stdinName     string
+	retry         string
 	creds         credflags.Credentials
 	credOptions   []vespa.Option
 	insecure      bool
@@ -81,6 +86,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.timeout, "timeout", feed.DefaultOperationTimeout, "deadline of each operation, retries included")
 	fs.StringVar(&o.route, "route", "", "document route (default: Vespa's)")
 	fs.StringVar(&o.journal, "journal", "", "resume journal `file`: acknowledged operations are recorded, and skipped when run again")
+	fs.StringVar(&o.stdinName, "stdin-name", "", "source `name` of standard input (\"-\") in the journal; without it stdin is not journalled")
+	fs.StringVar(&o.retry, "retry", "feed", "retry policy: feed (429, 503, 504 and transport errors until -timeout) or docv1 (the earlier DocV1 around Throttle)")
 	o.creds.Register(fs)
 	fs.BoolVar(&o.insecure, "insecure", false, "skip server certificate verification (tests only)")
 	fs.BoolVar(&o.http1, "http1", false, "use HTTP/1.1 instead of HTTP/2")
@@ -93,12 +100,26 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		fs.Usage()
 		return o, errors.New("no FILE given")
 	}
+	if _, err := retryPolicies(o.retry); err != nil {
+		return o, err
+	}
 	creds, err := o.creds.Options()
 	if err != nil {
 		return o, err
 	}
 	o.credOptions = creds
 	return o, nil
+}
+
+// retryPolicies returns the feeder's policies for the -retry flag.
+func retryPolicies(name string) ([]retries.Policy, error) {
+	switch name {
+	case "feed", "":
+		return []retries.Policy{retries.Feed}, nil
+	case "docv1":
+		return []retries.Policy{retries.DocV1, retries.Throttle}, nil
+	}
+	return nil, fmt.Errorf("-retry %q: want feed or docv1", name)
 }
 
 func clientOptions(o options) []vespa.Option {
@@ -209,7 +230,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 
 	var failures failureLog
+	policies, _ := retryPolicies(o.retry) // checked by parseFlags
 	f, err := feed.New(client, feed.Config{
+		Retries:            policies,
 		Connections:        o.connections,
 		MaxInflight:        o.maxInflight,
 		OperationTimeout:   o.timeout,
@@ -245,7 +268,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			pr := progressbar.NewReader(in, bar)
 			r = &pr
 		}
-		if err := f.FeedReader(ctx, o.files[i], r); err != nil {
+		// Standard input is journalled only under a name given for it: two
+		// different streams read as "-" must never skip each other.
+		source := o.files[i]
+		if source == "-" {
+			source = o.stdinName
+			if journal != nil && source == "" {
+				fmt.Fprintln(stderr, "feed: standard input is not journalled; give it a name with -stdin-name to resume it")
+			}
+		}
+		if err := f.FeedReader(ctx, source, r); err != nil {
 			var pe *feed.ParseError
 			switch {
 			case errors.As(err, &pe):
@@ -271,6 +303,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		bar.Finish()
 	}
 	s := f.Stats()
+	if s.JournalMismatches > 0 {
+		fmt.Fprintf(stderr, "feed: %d operations differ from the journal's record at their place (a changed file, or another input under the same name): they were fed again, not skipped\n", s.JournalMismatches)
+	}
 	if s.Failed > 0 && status == exitOK {
 		status = exitFailed
 	}
@@ -315,6 +350,7 @@ func writeSummary(w io.Writer, s feed.Stats, elapsed time.Duration, failures []f
 		Errors     int64            `json:"feeder.error.count"`
 		Cancelled  int64            `json:"feeder.cancelled.count"`
 		Skipped    int64            `json:"feeder.skipped.count"`
+		Mismatches int64            `json:"feeder.journal.mismatch.count"`
 		Seconds    float64          `json:"feeder.seconds"`
 		OKRate     float64          `json:"feeder.ok.rate"`
 		Requests   int64            `json:"http.request.count"`
@@ -330,7 +366,7 @@ func writeSummary(w io.Writer, s feed.Stats, elapsed time.Duration, failures []f
 		Inflight   int              `json:"feeder.inflight.limit"`
 		Failures   []failure        `json:"failures"`
 	}{
-		s.Operations, s.Succeeded, s.Failed, s.Cancelled, s.Skipped, secs, rate,
+		s.Operations, s.Succeeded, s.Failed, s.Cancelled, s.Skipped, s.JournalMismatches, secs, rate,
 		s.Requests, s.BytesSent, s.BytesReceived, codes, retries,
 		ms(s.Latency.Min), ms(s.Latency.Avg), ms(s.Latency.P50), ms(s.Latency.P99), ms(s.Latency.Max),
 		s.InflightLimit, failures,
