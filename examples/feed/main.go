@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"sync"
@@ -58,6 +59,7 @@ type options struct {
 	route         string
 	journal       string
 	stdinName     string
+	cpuProfile    string
 	retry         string
 	creds         credflags.Credentials
 	credOptions   []vespa.Option
@@ -87,6 +89,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.route, "route", "", "document route (default: Vespa's)")
 	fs.StringVar(&o.journal, "journal", "", "resume journal `file`: acknowledged operations are recorded, and skipped when run again")
 	fs.StringVar(&o.stdinName, "stdin-name", "", "source `name` of standard input (\"-\") in the journal; without it stdin is not journalled")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the feed to `file` (for measurements)")
 	fs.StringVar(&o.retry, "retry", "feed", "retry policy: feed (429, 503, 504 and transport errors until -timeout) or docv1 (the earlier DocV1 around Throttle)")
 	o.creds.Register(fs)
 	fs.BoolVar(&o.insecure, "insecure", false, "skip server certificate verification (tests only)")
@@ -260,6 +263,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			progressbar.OptionClearOnFinish())
 	}
 
+	if o.cpuProfile != "" {
+		stopProfile, err := startCPUProfile(o.cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "feed:", err)
+			return exitBadUsage
+		}
+		defer stopProfile()
+	}
 	start := time.Now()
 	status := exitOK
 	for i, in := range inputs {
@@ -316,6 +327,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		status = exitFailed // interrupted: not everything was fed
 	}
 	return status
+}
+
+// startCPUProfile writes a CPU profile to path until the returned function
+// is called.
+func startCPUProfile(path string) (func(), error) {
+	fh, err := os.Create(path) //nolint:gosec // G304: the user names the file
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(fh); err != nil {
+		return nil, errors.Join(err, fh.Close())
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = fh.Close()
+	}, nil
 }
 
 // writeSummary prints the final JSON object.
