@@ -7,14 +7,16 @@ import (
 	"slices"
 	"time"
 
+	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/retries"
 )
 
 // Defaults of [Config]; a zero field means its default.
 const (
-	// DefaultConnections is the number of HTTP connections (each with its
-	// own transport).
-	DefaultConnections = 8
+	// DefaultConnections is the number of connections of a feeder whose
+	// client leaves [vespa.WithConnections] at its default; it is
+	// [vespa.DefaultConnections].
+	DefaultConnections = vespa.DefaultConnections
 	// DefaultMinInflightPerConnection and DefaultMaxInflightPerConnection
 	// bound the adaptive in-flight limit, per connection.
 	DefaultMinInflightPerConnection = 8
@@ -78,10 +80,14 @@ func ParseCompression(s string) (Compression, error) {
 // Config tunes a [Feeder]. Its zero value is ready to use: every zero field
 // means the default written beside it. [New] rejects contradictions.
 type Config struct {
-	// Connections is the number of HTTP connections, each its own transport
-	// from [vespa.Client.NewHTTPClient]; each request goes to the least busy.
-	// Default 8. Give the client vespa.WithHTTPVersion(vespa.HTTP2): over
-	// HTTP/1.1 each request in flight needs a connection of its own.
+	// Connections is the number of connections the feeder opens to the
+	// endpoint, each an *http.Client with its own transport from
+	// [vespa.Client.NewHTTPClient]; each request goes to the least busy.
+	// "Connections" means the same in vespa and feed: 0 takes the client's
+	// [vespa.WithConnections] (default 8), so one setting sizes both. Give
+	// the client vespa.WithHTTPVersion(vespa.HTTP2), where each connection
+	// carries many requests at once; over HTTP/1.1 each one is a pool that
+	// opens a TCP connection per request in flight.
 	Connections int
 	// MinInflight and MaxInflight bound the adaptive limit of operations in
 	// flight. Defaults 8 and 128 per connection. The limit starts at
@@ -156,9 +162,9 @@ type Config struct {
 
 // withDefaults returns cfg completed with defaults, or an error for a
 // contradiction.
-func (cfg Config) withDefaults() (Config, error) {
+func (cfg Config) withDefaults(client *vespa.Client) (Config, error) {
 	if cfg.Connections <= 0 {
-		cfg.Connections = DefaultConnections
+		cfg.Connections = client.Connections()
 	}
 	if cfg.MinInflight <= 0 {
 		cfg.MinInflight = DefaultMinInflightPerConnection * cfg.Connections

@@ -45,13 +45,14 @@ type Feeder struct {
 }
 
 // New returns a Feeder that sends through client, tuned by cfg (zero fields
-// mean defaults). It opens cfg.Connections transports with
-// [vespa.Client.NewHTTPClient]; Close releases them.
+// mean defaults). It opens cfg.Connections connections (default: the
+// client's [vespa.Client.Connections]) with [vespa.Client.NewHTTPClient];
+// Close releases them.
 func New(client *vespa.Client, cfg Config) (*Feeder, error) {
 	if client == nil {
 		return nil, errors.New("feed: nil client")
 	}
-	cfg, err := cfg.withDefaults()
+	cfg, err := cfg.withDefaults(client)
 	if err != nil {
 		return nil, err
 	}
