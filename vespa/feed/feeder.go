@@ -78,7 +78,7 @@ func New(client *vespa.Client, cfg Config) (*Feeder, error) {
 // matching [ErrInvalidOperation], and nothing is sent. See [Feeder.Enqueue]
 // for the rest.
 func (f *Feeder) Put(ctx context.Context, id vespa.DocumentID, fields any) error {
-	op, err := putOperation(id, fields)
+	op, err := NewPut(id, fields)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (f *Feeder) Put(ctx context.Context, id vespa.DocumentID, fields any) error
 // encoding/json turns into one (sent as {"fields": <update>}). The ID and
 // the update are checked first, as for [Feeder.Put].
 func (f *Feeder) Update(ctx context.Context, id vespa.DocumentID, update any) error {
-	op, err := updateOperation(id, update)
+	op, err := NewUpdate(id, update)
 	if err != nil {
 		return err
 	}

@@ -57,10 +57,12 @@ func isJSONObject(b []byte) bool {
 	return len(b) > 0 && b[0] == '{' && json.Valid(b)
 }
 
-// putOperation returns the put of id with fields: a struct or map encoded
-// with encoding/json, or the JSON object itself as json.RawMessage or
-// []byte. The body is built here, once.
-func putOperation(id vespa.DocumentID, fields any) (Operation, error) {
+// NewPut returns the put of id with fields, for [Feeder.Enqueue] (to set
+// [Operation.Meta], [Operation.Done] or a condition): fields is a struct or
+// map, encoded with encoding/json here, once, or the JSON object itself as
+// json.RawMessage or []byte (copied). A value that is not a JSON object is an
+// error matching [ErrInvalidOperation]; the ID is checked by Enqueue.
+func NewPut(id vespa.DocumentID, fields any) (Operation, error) {
 	op := Operation{Kind: vespa.OpPut, ID: id}
 	raw, err := encodeObject(fields)
 	if err != nil {
@@ -70,11 +72,12 @@ func putOperation(id vespa.DocumentID, fields any) (Operation, error) {
 	return op, nil
 }
 
-// updateOperation returns the update of id: a *vespa.Update (or
-// vespa.Update), whose encoding is the whole body, or else the JSON object
-// of the field updates as json.RawMessage, []byte, or any value that
-// encoding/json turns into one.
-func updateOperation(id vespa.DocumentID, update any) (Operation, error) {
+// NewUpdate returns the update of id, for [Feeder.Enqueue]: update is a
+// [*vespa.Update] (or vespa.Update), whose encoding {"fields": {...}} is the
+// whole body as it is, or else the JSON object of the field updates as
+// json.RawMessage, []byte, or any value that encoding/json turns into one.
+// An update that does not encode is an error matching [ErrInvalidOperation].
+func NewUpdate(id vespa.DocumentID, update any) (Operation, error) {
 	op := Operation{Kind: vespa.OpUpdate, ID: id}
 	var body []byte
 	var err error

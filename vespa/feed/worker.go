@@ -129,8 +129,8 @@ func (f *Feeder) stopped(ctx context.Context) error {
 // gave up, the caller's context ended, or the operation's deadline passed.
 func (f *Feeder) explain(t *task, timedOut bool, err error) error {
 	switch {
-	case errors.Is(err, ErrBreakerOpen):
-		return err
+	case errors.Is(err, ErrBreakerOpen), errors.Is(err, vespa.ErrInvalidDocumentID):
+		return err // nothing was sent, and sending again cannot help
 	case f.aborted.err() != nil && t.ctx.Err() == nil:
 		if be := f.breaker.err(); be != nil {
 			return be
