@@ -54,6 +54,7 @@ type options struct {
 	endpoint      string
 	connections   int
 	maxInflight   int
+	minInflight   int
 	compression   string
 	timeout       time.Duration
 	route         string
@@ -84,6 +85,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.endpoint, "endpoint", defEndpoint, "Vespa container `URL` (default $VESPA_ENDPOINT, else http://localhost:8080)")
 	fs.IntVar(&o.connections, "connections", feed.DefaultConnections, "number of HTTP connections")
 	fs.IntVar(&o.maxInflight, "max-inflight", 0, "most operations in flight (0: 128 per connection)")
+	fs.IntVar(&o.minInflight, "min-inflight", 0, "fewest operations in flight the adaptive limit goes down to (0: the feeder's default)")
 	fs.StringVar(&o.compression, "compression", "auto", "request compression: auto, none or gzip")
 	fs.DurationVar(&o.timeout, "timeout", feed.DefaultOperationTimeout, "deadline of each operation, retries included")
 	fs.StringVar(&o.route, "route", "", "document route (default: Vespa's)")
@@ -238,6 +240,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		Retries:            policies,
 		Connections:        o.connections,
 		MaxInflight:        o.maxInflight,
+		MinInflight:        o.minInflight,
 		OperationTimeout:   o.timeout,
 		Route:              o.route,
 		Compression:        compression,

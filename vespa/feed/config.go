@@ -18,9 +18,15 @@ const (
 	// [vespa.DefaultConnections].
 	DefaultConnections = vespa.DefaultConnections
 	// DefaultMinInflightPerConnection and DefaultMaxInflightPerConnection
-	// bound the adaptive in-flight limit, per connection.
-	DefaultMinInflightPerConnection = 8
+	// bound the adaptive in-flight limit, per connection. The minimum is
+	// that of Vespa's Java and Go feed clients (2 per connection): a server
+	// of fixed capacity that answers 429 can push the limit that far down.
+	DefaultMinInflightPerConnection = 2
 	DefaultMaxInflightPerConnection = 128
+	// DefaultStartInflightPerConnection is where the adaptive limit starts,
+	// per connection (within MinInflight and MaxInflight): higher than the
+	// minimum, so that a feed need not climb from it.
+	DefaultStartInflightPerConnection = 8
 	// DefaultOperationTimeout is the deadline of one operation, all its
 	// attempts and waits included.
 	DefaultOperationTimeout = 3 * time.Minute
@@ -90,9 +96,10 @@ type Config struct {
 	// opens a TCP connection per request in flight.
 	Connections int
 	// MinInflight and MaxInflight bound the adaptive limit of operations in
-	// flight. Defaults 8 and 128 per connection. The limit starts at
-	// MinInflight and probes upwards for throughput; it backs off on 429
-	// and 504.
+	// flight. Defaults 2 and 128 per connection. The limit starts at 8 per
+	// connection (within the bounds) and probes for the best throughput; a
+	// 429 or 504 lowers it at once to half of what was in flight, down to
+	// MinInflight. Operations waiting to be retried do not count.
 	MinInflight int
 	// MaxInflight is the most operations in flight at once; see MinInflight.
 	MaxInflight int

@@ -59,7 +59,7 @@ func New(client *vespa.Client, cfg Config) (*Feeder, error) {
 	f := &Feeder{
 		client:  client,
 		cfg:     cfg,
-		limiter: newThrottler(cfg.MinInflight, cfg.MaxInflight),
+		limiter: newThrottler(cfg.MinInflight, cfg.MaxInflight, DefaultStartInflightPerConnection*cfg.Connections),
 		breaker: breaker{span: cfg.BreakerSpan},
 		slots:   make(chan struct{}, cfg.MaxPending),
 		aborted: abortSignal{done: make(chan struct{})},
@@ -273,6 +273,12 @@ func (f *Feeder) Close(ctx context.Context) error {
 		// Every unfinished operation now ends at once, cancelled.
 		<-f.drainedChan()
 	}
+	s.mu.Lock()
+	if s.quit == nil {
+		s.quit = make(chan struct{})
+	}
+	close(s.quit) // idle workers end
+	s.mu.Unlock()
 	s.wg.Wait()
 	f.stop(ErrClosed)
 	closeConns(f.conns)

@@ -2,6 +2,7 @@ package feed
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -81,6 +82,8 @@ type schedule struct {
 	byID    map[vespa.DocumentID]*task // the last operation enqueued for each busy document
 	parked  map[*task]struct{}         // operations waiting for their next attempt
 	workers int                        // workers sending (not delivering)
+	idle    []*worker                  // workers waiting for work
+	quit    chan struct{}              // closed by Close: idle workers end
 	active  map[*worker]struct{}       // running workers, to cancel on abort
 	count   int                        // accepted, unfinished operations
 	drained chan struct{}              // closed when count drops to 0; nil when nobody waits
@@ -93,6 +96,9 @@ type schedule struct {
 type worker struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc
+
+	wake  chan *task  // a task handed to the worker while idle
+	timer *time.Timer // its idle timer, owned by its goroutine
 }
 
 // setCancel records the cancel function of the worker's attempt (nil: none).
@@ -127,7 +133,16 @@ func (f *Feeder) spawnLocked() {
 			return
 		}
 		s.workers++
-		w := &worker{}
+		if n := len(s.idle); n > 0 {
+			// An idle worker takes it: no new goroutine, no stack to grow.
+			w := s.idle[n-1]
+			s.idle[n-1] = nil
+			s.idle = s.idle[:n-1]
+			s.active[w] = struct{}{}
+			w.wake <- t // buffered: the worker waits on it
+			continue
+		}
+		w := &worker{wake: make(chan *task, 1)}
 		s.active[w] = struct{}{}
 		s.wg.Add(1)
 		// Workers outlive the call that started them and serve every
@@ -135,6 +150,10 @@ func (f *Feeder) spawnLocked() {
 		go f.work(w, t) //nolint:contextcheck // each attempt runs under its task's context
 	}
 }
+
+// workerIdleTime is how long a worker with nothing to send waits for work
+// before it ends.
+const workerIdleTime = time.Second
 
 // takeLocked returns the next task to send, retried work first, or nil.
 func (f *Feeder) takeLocked() *task {
@@ -152,8 +171,49 @@ func (f *Feeder) takeLocked() *task {
 func (f *Feeder) work(w *worker, t *task) {
 	defer f.sched.wg.Done()
 	for t != nil {
-		t = f.attempt(w, t)
+		for t != nil {
+			t = f.attempt(w, t)
+		}
+		t = f.idle(w)
 	}
+}
+
+// idle waits, off the window, for spawnLocked to hand the worker a task, and
+// returns it; or nil when the worker has waited workerIdleTime or the
+// feeder closed, and is to end.
+func (f *Feeder) idle(w *worker) *task {
+	s := &f.sched
+	s.mu.Lock()
+	if s.quit == nil {
+		s.quit = make(chan struct{})
+	}
+	quit := s.quit
+	if s.closed && s.count == 0 {
+		s.mu.Unlock()
+		return nil
+	}
+	s.idle = append(s.idle, w)
+	s.mu.Unlock()
+	if w.timer == nil {
+		w.timer = time.NewTimer(workerIdleTime)
+	} else {
+		w.timer.Reset(workerIdleTime)
+	}
+	select {
+	case t := <-w.wake:
+		w.timer.Stop()
+		return t
+	case <-w.timer.C:
+	case <-quit:
+		w.timer.Stop()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i := slices.Index(s.idle, w); i >= 0 {
+		s.idle = slices.Delete(s.idle, i, i+1)
+		return nil
+	}
+	return <-w.wake // handed a task just as it gave up: take it
 }
 
 // attempt sends one attempt of t, then parks t or delivers its outcome, and

@@ -51,21 +51,22 @@ func main() {
 
 // options are the command's flags.
 type options struct {
-	docs     int
-	mode     string
-	p429     float64
-	p503     float64
-	pdrop    float64
-	capacity int
-	service  time.Duration
-	rounds   int
-	cli      string
-	bin      string
-	baseline string
-	feedArgs []string
-	cliArgs  []string
-	seed     uint64
-	show     bool
+	docs         int
+	mode         string
+	p429         float64
+	p503         float64
+	pdrop        float64
+	capacity     int
+	service      time.Duration
+	rounds       int
+	cli          string
+	bin          string
+	baseline     string
+	feedArgs     []string
+	baselineArgs []string
+	cliArgs      []string
+	seed         uint64
+	show         bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -86,11 +87,16 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the server's faults")
 	fs.BoolVar(&o.show, "show", false, "copy each client's own output to stderr")
 	feedArgs := fs.String("feed-args", "", "extra flags for the feed command, space-separated")
+	baselineArgs := fs.String("baseline-args", "", "extra flags for the -baseline feed command, space-separated (default: -feed-args)")
 	cliArgs := fs.String("cli-args", "", "extra flags for vespa feed, space-separated")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
 	o.feedArgs, o.cliArgs = strings.Fields(*feedArgs), strings.Fields(*cliArgs)
+	o.baselineArgs = o.feedArgs
+	if *baselineArgs != "" {
+		o.baselineArgs = strings.Fields(*baselineArgs)
+	}
 	switch {
 	case o.cli == "":
 		return o, errors.New("no Vespa CLI: give -cli or set GOVESPA_VESPA_CLI")
@@ -165,7 +171,7 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		"vespa-cli": append(append([]string{o.cli, "feed", "-t", srv.url}, o.cliArgs...), file),
 	}
 	if o.baseline != "" {
-		clients["govespa-baseline"] = append(append([]string{o.baseline, "-endpoint", srv.url}, o.feedArgs...), file)
+		clients["govespa-baseline"] = append(append([]string{o.baseline, "-endpoint", srv.url}, o.baselineArgs...), file)
 	}
 	enc := json.NewEncoder(stdout)
 	rates := map[string][]float64{}
