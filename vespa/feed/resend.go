@@ -1,12 +1,11 @@
 package feed
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 
 	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
 // ErrNotResent is matched (errors.Is) by the error of an operation that the
@@ -21,61 +20,26 @@ var ErrNotResent = errors.New("feed: not sent again")
 // with an arithmetic operation (increment, decrement, multiply, divide,
 // also inside a match) or an add (an array append, or a tensor add or
 // multiply modify) may not, as applying it twice changes the document twice.
-// (An add to a weighted set is idempotent, but the feeder cannot tell it from
-// an array append without the schema, so it counts as not.) An update whose
-// fields it cannot read counts as not.
+// Updates are judged by [vespa.IsIdempotent], the sync client's rule. (An
+// add to a weighted set is idempotent, but nothing tells it from an array
+// append without the schema, so it counts as not.) Unlike the sync client,
+// the feeder re-sends a conditional put, remove or assign-only update: sent
+// twice, it cannot apply twice, though its second attempt may fail its
+// condition (412) and be reported as failed.
 func DefaultMayResend(op *Operation) bool {
 	switch op.Kind {
 	case vespa.OpPut, vespa.OpRemove:
 		return true
 	case vespa.OpUpdate:
-		return idempotentUpdate(op.Fields)
+		return vespa.IsIdempotent(vespa.OpUpdate, op.requestBody(), vespa.OperationOptions{})
 	}
 	return false
 }
 
-// idempotentUpdate reports whether the field updates fields (the object of
-// an update's "fields") can be applied twice with the effect of once.
-func idempotentUpdate(fields json.RawMessage) bool {
-	var byField map[string]map[string]json.RawMessage
-	if json.Unmarshal(fields, &byField) != nil {
-		return false
-	}
-	for _, ops := range byField {
-		for name, v := range ops {
-			switch name {
-			case "assign", "remove":
-			case "match":
-				var m map[string]json.RawMessage
-				if json.Unmarshal(v, &m) != nil {
-					return false
-				}
-				for k := range m {
-					if k != "element" && k != "assign" {
-						return false
-					}
-				}
-			case "modify":
-				var m struct {
-					Operation string `json:"operation"`
-				}
-				if json.Unmarshal(v, &m) != nil || m.Operation != "replace" {
-					return false
-				}
-			default: // increment, decrement, multiply, divide, add, and anything unknown
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // mayHaveReached reports whether a failed attempt may have reached Vespa: any
-// transport error but a failure to connect.
-func mayHaveReached(err error) bool {
-	var oe *net.OpError
-	return !errors.As(err, &oe) || oe.Op != "dial"
-}
+// transport error but one that proves nothing was sent (a failed DNS lookup
+// or connection).
+func mayHaveReached(err error) bool { return !wire.NotSent(err) }
 
 // notResent returns the error of t, not sent again after r or err.
 func notResent(t *task, r *vespa.Result, err error) error {

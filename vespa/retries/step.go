@@ -129,7 +129,7 @@ func (s *Stepper) newBackoff(i int) retry.Backoff {
 	var b retry.Backoff = retry.BackoffFunc(func() (time.Duration, bool) {
 		d := p.wait.Delay(l.attempt)
 		if ra, ok := l.last.retryAfter(); ok && ra > d {
-			d = ra
+			d = min(ra, MaxRetryAfter) // as Run: within the cap, never above MaxRetryAfter
 			if m := p.wait.Max(); m > 0 && d > m {
 				d = m
 			}

@@ -169,3 +169,12 @@ func TestStepper_ResetReusesTheStepper(t *testing.T) {
 		}
 	})
 }
+
+func TestStepper_CapsRetryAfterAsRunDoes(t *testing.T) {
+	// A policy without a cap waits at most MaxRetryAfter for a hint.
+	s := NewStepper(New("nocap", RetryIfStatus(503), WaitNone(), 0))
+	d, again := s.Next(t.Context(), Outcome{Result: &response{status: 503, retryAfter: 24 * time.Hour, hasRA: true}})
+	if !again || d != MaxRetryAfter {
+		t.Fatalf("got %v, %v; want MaxRetryAfter", d, again)
+	}
+}
