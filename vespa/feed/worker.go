@@ -46,9 +46,6 @@ func (f *Feeder) try(w *worker, t *task) (o Outcome, wait time.Duration, again b
 			return f.outcome(t, stop), 0, false
 		}
 	}
-	if reached := r != nil && r.Status == 504 || r == nil && mayHaveReached(err); reached && !f.mayResend(&t.op) {
-		return f.outcome(t, notResent(t, r, err)), 0, false
-	}
 	ro := retries.Outcome{Err: err}
 	if r != nil {
 		ro.Result = r
@@ -56,6 +53,9 @@ func (f *Feeder) try(w *worker, t *task) (o Outcome, wait time.Duration, again b
 	d, again := t.steps.Next(t.ctx, ro)
 	if !again {
 		return f.outcome(t, f.finalError(t, r, err)), 0, false
+	}
+	if reached := r != nil && r.Status == 504 || r == nil && mayHaveReached(err); reached && !f.mayResend(&t.op) {
+		return f.outcome(t, notResent(t, r, err)), 0, false
 	}
 	// A wait that outlasts the deadline ends there, with the last outcome.
 	d = min(d, max(time.Until(t.deadline), 0))

@@ -30,8 +30,9 @@ var Throttle = New("Throttle", RetryIfStatus(429), WaitRandomExponential(time.Se
 // Feed is the default policy of each operation the feeder sends (package
 // feed), taken step by step ([Stepper]) so that a waiting operation holds no
 // in-flight slot: a 429 (the container sheds load), a 503 (it is restarting
-// or has no free handler), a 504 (it timed out) and any transport error but a
-// certificate failure are retried after WaitJittered(20 ms, 5 s, 2.0, 0.5),
+// or has no free handler), a 504 (it timed out) and any transport error
+// (an error without a status) but a certificate failure are retried after
+// WaitJittered(20 ms, 5 s, 2.0, 0.5),
 // that is uniform(d/2, d) with d = min(5 s, 20 ms·2^(n−1)), without an
 // attempt limit: only the operation's deadline, the caller's context or the
 // feeder's circuit breaker end it, as in Vespa's Java feed client. First
@@ -41,15 +42,17 @@ var Throttle = New("Throttle", RetryIfStatus(429), WaitRandomExponential(time.Se
 // (a non-idempotent update) is the feeder's decision, not the policy's.
 var Feed = New("Feed", retryFeed, mustJittered(20*time.Millisecond, 5*time.Second, 2.0, 0.5), 0)
 
-// retryFeed retries 429, 503, 504 and transport errors but certificate
-// failures.
+// retryFeed retries 429, 503 and 504, as results or errors, and transport
+// errors (errors without a status) but certificate failures. An error with
+// another status (a redirect not followed, a malformed or oversized answer)
+// is final: sending again would get the same.
 func retryFeed(o Outcome) bool {
-	if o.Err != nil {
-		return !isCertificateError(o.Err)
-	}
-	switch o.StatusCode() {
-	case 429, 503, 504:
+	status := o.StatusCode()
+	switch {
+	case status == 429 || status == 503 || status == 504:
 		return true
+	case o.Err != nil:
+		return status == 0 && !isCertificateError(o.Err)
 	}
 	return false
 }

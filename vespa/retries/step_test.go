@@ -178,3 +178,26 @@ func TestStepper_CapsRetryAfterAsRunDoes(t *testing.T) {
 		t.Fatalf("got %v, %v; want MaxRetryAfter", d, again)
 	}
 }
+
+func TestFeed_RetriesTransientOutcomesOnly(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		o    Outcome
+		want bool
+	}{
+		{"a 429 result", Outcome{Result: &response{status: 429}}, true},
+		{"a 503 result", Outcome{Result: &response{status: 503}}, true},
+		{"a 504 result", Outcome{Result: &response{status: 504}}, true},
+		{"a 503 error", Outcome{Err: &statusError{status: 503}}, true},
+		{"a transport error", Outcome{Err: errors.New("connection reset")}, true},
+		{"a 200", Outcome{Result: &response{status: 200}}, false},
+		{"a 412", Outcome{Result: &response{status: 412}}, false},
+		{"a 500", Outcome{Result: &response{status: 500}}, false},
+		{"a redirect error", Outcome{Err: &statusError{status: 302}}, false},
+		{"a malformed 200 error", Outcome{Err: &statusError{status: 200}}, false},
+	} {
+		if got := Feed.ShouldRetry(c.o); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
