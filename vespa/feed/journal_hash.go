@@ -17,7 +17,7 @@ func (op *Operation) contentHash() uint64 {
 		}
 		add(0xff) // a separator no UTF-8 text contains
 	}
-	add(byte(op.Kind))
+	add(byte(op.Kind & 0xff)) // a small enum
 	addString(op.ID.String())
 	addString(op.Condition)
 	if op.Create {
