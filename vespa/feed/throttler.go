@@ -12,10 +12,8 @@ import (
 // DynamicThrottler of Vespa's Java feed client (vespa-feed-client), which
 // this package takes as the reference design:
 //
-//   - A static ceiling falls to half the operations in flight on a
-//     throttle signal (429, 504) and creeps back up by 1/10 per success;
-//     rare signals below the level of the last one are ignored (see
-//     throttled).
+//   - A static ceiling falls to half the operations in flight on every
+//     throttle signal (429, 504) and creeps back up by 1/10 per success.
 //   - A dynamic target samples throughput (successes per second) at the
 //     target it is running with, every ~10·target^(2/3) sends, into one of
 //     buckets spread on a log scale over [min, max]. It then picks the bucket
@@ -41,10 +39,6 @@ type throttler struct {
 
 	sent atomic.Int64 // sends since the last sample
 
-	throttleAt atomic.Int64 // in flight at the last throttle signal acted on; 0: none
-	ignored    atomic.Int64 // throttle signals ignored since
-	okSince    atomic.Int64 // successes since
-
 	mu          sync.Mutex
 	start       time.Time
 	throughputs [throttleBuckets]float64
@@ -54,12 +48,7 @@ type throttler struct {
 }
 
 const (
-	// throttleIgnoreFirst and throttleIgnoreRatio bound the throttle
-	// signals ignored below throttleAt: the first few, then one per
-	// throttleIgnoreRatio successes (10 %).
-	throttleIgnoreFirst = 2
-	throttleIgnoreRatio = 10
-	throttleBuckets     = 128
+	throttleBuckets = 128
 	// throttleWeight trades throughput (weight) against latency (1−weight).
 	throttleWeight = 0.7
 )
@@ -85,7 +74,6 @@ func (t *throttler) limit() int {
 // success records a response that completed an operation.
 func (t *throttler) success() {
 	t.ok.Add(1)
-	t.okSince.Add(1)
 	for {
 		v := t.staticX10.Load()
 		if v >= 10*int64(t.max) || t.staticX10.CompareAndSwap(v, v+1) {
@@ -95,26 +83,8 @@ func (t *throttler) success() {
 }
 
 // throttled records a throttle signal while inflight operations were in
-// flight: the static ceiling falls to half of inflight.
-//
-// Unlike Vespa's clients, it tells a server at its capacity from one that
-// sheds load at random. A signal that comes while fewer are in flight than
-// at the last signal it acted on (throttleAt) shows that lowering the
-// ceiling did not stop the 429s; while such signals stay rare (at most one
-// per throttleIgnoreRatio successes, after the first throttleIgnoreFirst)
-// they are ignored, so that sparse 429s do not pin the limit to its minimum.
-// A server at its capacity answers 429 only above it, where throttleAt is,
-// and one whose capacity fell answers many: both are acted on as before.
+// flight.
 func (t *throttler) throttled(inflight int) {
-	if at := t.throttleAt.Load(); at > 0 && int64(inflight) < at {
-		n := t.ignored.Add(1)
-		if n <= throttleIgnoreFirst || n*throttleIgnoreRatio <= t.okSince.Load() {
-			return
-		}
-	}
-	t.throttleAt.Store(int64(inflight))
-	t.ignored.Store(0)
-	t.okSince.Store(0)
 	t.staticX10.Store(max(int64(inflight)*5, int64(t.min)*10))
 }
 
