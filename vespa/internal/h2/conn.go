@@ -265,6 +265,9 @@ func (c *conn) finish(s *stream) {
 		delete(c.streams, s.id)
 	}
 	c.active--
+	if len(c.queue) > 0 {
+		c.signal() // a stream may now open
+	}
 	if c.active == 0 {
 		c.lastActiveDone = time.Now()
 		if c.goAway != nil && !c.closed {

@@ -115,10 +115,20 @@ func (c *conn) takeLocked(b *writeBatch) {
 	if c.closed {
 		return
 	}
+	// Open streams while the server's MAX_CONCURRENT_STREAMS allows; the
+	// rest wait in the queue (they were reserved before its SETTINGS came).
+	open := uint32(len(c.streams)) //nolint:gosec // bounded by maxReservations
+	taken := 0
 	for _, s := range c.queue {
 		if s.done {
+			taken++
 			continue
 		}
+		if open >= c.maxStreams {
+			break
+		}
+		open++
+		taken++
 		s.id = c.nextID
 		c.nextID += 2
 		c.streams[s.id] = s
@@ -131,8 +141,9 @@ func (c *conn) takeLocked(b *writeBatch) {
 		}
 		b.hdrs = append(b.hdrs, s)
 	}
-	clear(c.queue)
-	c.queue = c.queue[:0]
+	n := copy(c.queue, c.queue[taken:])
+	clear(c.queue[n:])
+	c.queue = c.queue[:n]
 
 	if !c.gotSettings {
 		// Go's server, for one, enforces its windows from the start, not
