@@ -41,6 +41,7 @@ type conn struct {
 	addr string
 	nc   net.Conn
 	bw   *bufio.Writer
+	br   *bufio.Reader
 	fr   *http2.Framer
 	wg   sync.WaitGroup // reader and writer
 
@@ -115,7 +116,8 @@ func newConn(t *Transport, nc net.Conn, addr string) (*conn, error) {
 		wake:           make(chan struct{}, 1),
 		done:           make(chan struct{}),
 	}
-	c.fr = http2.NewFramer(c.bw, bufio.NewReaderSize(nc, bufSize))
+	c.br = bufio.NewReaderSize(nc, bufSize)
+	c.fr = http2.NewFramer(c.bw, c.br)
 	maxHeader := t.MaxResponseHeaderBytes
 	if maxHeader == 0 {
 		maxHeader = 1 << 20

@@ -2,6 +2,7 @@ package h2
 
 import (
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -43,7 +44,7 @@ func (c *conn) writeLoop() {
 			tmr.Stop()
 		}
 	}()
-	dirty := false
+	dirty, yielded := false, false
 	b := &c.scratch
 	for {
 		c.mu.Lock()
@@ -61,6 +62,15 @@ func (c *conn) writeLoop() {
 			dirty = true
 			continue
 		}
+		if dirty && !yielded {
+			// Let the goroutines that are ready to send (woken by the
+			// responses just read, say) queue their requests first: they
+			// go out in the same write.
+			yielded = true
+			runtime.Gosched()
+			continue
+		}
+		yielded = false
 		if dirty {
 			if err := c.bw.Flush(); err != nil {
 				c.fail(err)

@@ -70,16 +70,16 @@ func newRawServer(t *testing.T, serve func(sc *rawConn, index int)) *rawServer {
 
 // rawConn is the server side of one connection.
 type rawConn struct {
-	t        *testing.T
-	nc       net.Conn
-	bw       *bufio.Writer
-	fr       *http2.Framer
-	enc      *hpack.Encoder
-	ebuf     bytes.Buffer
-	window   int64 // the server's initial stream window (its SETTINGS)
-	connWin  int64 // connection window left for the client
-	reqs     map[uint32]*request
-	acked    bool // the client acknowledged our SETTINGS
+	t       *testing.T
+	nc      net.Conn
+	bw      *bufio.Writer
+	fr      *http2.Framer
+	enc     *hpack.Encoder
+	ebuf    bytes.Buffer
+	window  int64 // the server's initial stream window (its SETTINGS)
+	connWin int64 // connection window left for the client
+	reqs    map[uint32]*request
+	acked   bool // the client acknowledged our SETTINGS
 }
 
 func newRawConn(t *testing.T, nc net.Conn) *rawConn {
