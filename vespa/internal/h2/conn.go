@@ -37,7 +37,7 @@ const (
 // the state they share under mu.
 type conn struct {
 	t    *Transport
-	key  string
+	key  connKey
 	addr string
 	nc   net.Conn
 	bw   *bufio.Writer
@@ -122,6 +122,7 @@ func newConn(t *Transport, nc net.Conn, addr string) (*conn, error) {
 	if maxHeader == 0 {
 		maxHeader = 1 << 20
 	}
+	c.fr.SetReuseFrames() // a DataFrame is done with before the next read
 	c.fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
 	c.fr.MaxHeaderListSize = maxHeader
 	c.henc = hpack.NewEncoder(&c.hbuf)
@@ -185,6 +186,7 @@ func (c *conn) signal() {
 // response headers.
 func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*http.Response, error) {
 	s := &stream{c: c, req: req, ctx: ctx, body: body, wake: make(chan struct{}, 1)}
+	s.rbuf = s.small[:0]
 	if len(body) == 0 {
 		s.written.Store(true)
 	}

@@ -39,16 +39,10 @@ func (c *conn) readLoop() {
 	}
 }
 
-// protocolError sends GOAWAY for a connection error of the server's and
-// returns the error the streams fail with.
+// protocolError returns the error the streams fail with after a connection
+// error of the server's. The connection is closed without a GOAWAY of ours:
+// only the writer may write, and it may be blocked.
 func (c *conn) protocolError(code http2.ConnectionError, detail error) error {
-	c.mu.Lock()
-	if !c.closed {
-		// Best effort, straight through: the writer may be blocked.
-		_ = c.fr.WriteGoAway(0, http2.ErrCode(code), nil)
-		_ = c.bw.Flush()
-	}
-	c.mu.Unlock()
 	if detail != nil {
 		return fmt.Errorf("%w: %w", code, detail)
 	}

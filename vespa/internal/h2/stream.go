@@ -37,7 +37,8 @@ type stream struct {
 	recvWindow  int64 // receive window left for the server
 	recvUnacked int64 // read, not yet credited
 	closedBody  bool
-	done        bool // retired: no longer in c.streams, slot free
+	small       [192]byte // rbuf's first storage: most answers fit
+	done        bool      // retired: no longer in c.streams, slot free
 }
 
 func (s *stream) signal() {
@@ -89,7 +90,7 @@ func (b *body) Read(p []byte) (int, error) {
 			n := copy(p, s.rbuf[s.roff:])
 			s.roff += n
 			if s.roff == len(s.rbuf) {
-				s.rbuf, s.roff = s.rbuf[:0], 0
+				s.rbuf, s.roff = s.rbuf[:0], 0 // the reader appends at the start again
 			}
 			wake := c.creditLocked(s, int64(n))
 			c.mu.Unlock()

@@ -41,8 +41,8 @@ type Transport struct {
 	MaxResponseHeaderBytes uint32
 
 	mu      sync.Mutex
-	conns   map[string][]*conn
-	dialing map[string]int
+	conns   map[connKey][]*conn
+	dialing map[connKey]int
 	closed  bool
 	wg      sync.WaitGroup // every connection's reader and writer
 
@@ -53,6 +53,9 @@ type Transport struct {
 	free    chan struct{}
 	waiting atomic.Int32
 }
+
+// connKey identifies the connections to one server.
+type connKey struct{ scheme, addr string }
 
 // retriesNotProcessed is how many times RoundTrip sends again a request the
 // server did not process before it gives up.
@@ -86,7 +89,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeBody(req)
 		return nil, err
 	}
-	key := scheme + "://" + addr
+	key := connKey{scheme, addr}
 	for attempt := 0; ; attempt++ {
 		c, err := t.getConn(ctx, key, scheme, addr)
 		if err != nil {
@@ -169,18 +172,19 @@ func canonicalAddr(u *url.URL) string {
 		return ""
 	}
 	port := u.Port()
-	if port == "" {
-		port = "80"
-		if u.Scheme == "https" {
-			port = "443"
-		}
+	if port != "" {
+		return u.Host // host:port or [v6]:port already
+	}
+	port = "80"
+	if u.Scheme == "https" {
+		port = "443"
 	}
 	return net.JoinHostPort(host, port)
 }
 
 // getConn returns a connection to key with a stream slot reserved for the
 // caller, dialing one if there is room, else waiting for a free slot.
-func (t *Transport) getConn(ctx context.Context, key, scheme, addr string) (*conn, error) {
+func (t *Transport) getConn(ctx context.Context, key connKey, scheme, addr string) (*conn, error) {
 	t.waiting.Add(1)
 	defer t.waiting.Add(-1)
 	for {
@@ -207,7 +211,7 @@ func (t *Transport) getConn(ctx context.Context, key, scheme, addr string) (*con
 		}
 		if open+t.dialing[key] < maxConns {
 			if t.dialing == nil {
-				t.dialing = map[string]int{}
+				t.dialing = map[connKey]int{}
 			}
 			t.dialing[key]++
 			t.mu.Unlock()
@@ -220,7 +224,7 @@ func (t *Transport) getConn(ctx context.Context, key, scheme, addr string) (*con
 			}
 			if err == nil {
 				if t.conns == nil {
-					t.conns = map[string][]*conn{}
+					t.conns = map[connKey][]*conn{}
 				}
 				t.conns[key] = append(t.conns[key], c)
 				c.key = key
