@@ -49,6 +49,8 @@ type conn struct {
 	henc     *hpack.Encoder
 	hbuf     headerBuffer
 	lower    map[string]string // canonical header name -> lowercase
+	encoded  []encodedField    // fields encoded as indexes, see field
+	tableGen uint64            // changes whenever the encoder's table may have
 	scratch  writeBatch
 	idleTmr  *time.Timer
 	canon    map[string]string // lowercase -> canonical, reader-only

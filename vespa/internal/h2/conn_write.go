@@ -204,6 +204,7 @@ func (c *conn) writeBatch(b *writeBatch) error {
 			err = c.fr.WriteWindowUpdate(f.streamID, f.n)
 		case ctrlTableSize:
 			c.henc.SetMaxDynamicTableSizeLimit(f.n)
+			c.tableGen++
 		}
 		if err != nil {
 			return err
@@ -311,8 +312,54 @@ func (c *conn) encodeHeaders(s *stream) {
 	}
 }
 
+// field encodes one header field. A field that encodes as an index into
+// the tables is kept, encoded, until the dynamic table changes: the fields
+// that repeat on every request are encoded once.
 func (c *conn) field(name, value string, neverIndex bool) {
-	_ = c.henc.WriteField(hpack.HeaderField{Name: name, Value: value, Sensitive: neverIndex})
+	if neverIndex {
+		_ = c.henc.WriteField(hpack.HeaderField{Name: name, Value: value, Sensitive: true})
+		return
+	}
+	for i := range c.encoded {
+		if e := &c.encoded[i]; e.gen == c.tableGen && e.name == name && e.value == value {
+			c.hbuf.b = append(c.hbuf.b, e.enc...)
+			return
+		}
+	}
+	start := len(c.hbuf.b)
+	_ = c.henc.WriteField(hpack.HeaderField{Name: name, Value: value})
+	out := c.hbuf.b[start:]
+	switch {
+	case len(out) == 0:
+	case out[0]&0x80 != 0: // indexed: stable while the table stays as it is
+		c.keepEncoded(name, value, out)
+	case out[0]&0xc0 == 0x40 || out[0]&0xe0 == 0x20:
+		// An insertion or a table size update: every index may have moved.
+		c.tableGen++
+	}
+}
+
+// encodedField is a header field and its encoding in the table generation
+// gen.
+type encodedField struct {
+	name, value string
+	enc         []byte
+	gen         uint64
+}
+
+// maxEncoded bounds the encoded fields kept per connection.
+const maxEncoded = 16
+
+func (c *conn) keepEncoded(name, value string, enc []byte) {
+	for i := range c.encoded {
+		if e := &c.encoded[i]; e.gen != c.tableGen {
+			*e = encodedField{name: name, value: value, enc: append(e.enc[:0], enc...), gen: c.tableGen}
+			return
+		}
+	}
+	if len(c.encoded) < maxEncoded {
+		c.encoded = append(c.encoded, encodedField{name: name, value: value, enc: append([]byte(nil), enc...), gen: c.tableGen})
+	}
 }
 
 // lowerName returns the HTTP/2 (lowercase) form of a header name, cached.

@@ -320,3 +320,28 @@ func TestTransport_ClosedTransport(t *testing.T) {
 		t.Fatalf("after Close: err = %v, want ErrClosed", err)
 	}
 }
+
+// TestTransport_HeaderTableChurn sends header values that keep entering
+// and leaving the server's 4 KiB HPACK table, among fixed ones: the server
+// must decode every request's own values.
+func TestTransport_HeaderTableChurn(t *testing.T) {
+	srv := h2cServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Seen", r.Header.Get("X-Varying")+"|"+r.Header.Get("X-Fixed")+"|"+r.Header.Get("User-Agent"))
+	}, nil)
+	tr := newTransport(t, nil)
+	for i := range 300 {
+		v := fmt.Sprintf("%d-%s", i%37, strings.Repeat("v", 200+i%37))
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.URL, nil)
+		req.Header.Set("X-Varying", v)
+		req.Header.Set("X-Fixed", "fixed")
+		req.Header.Set("User-Agent", "h2-test")
+		res, err := tr.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if got, want := res.Header.Get("X-Seen"), v+"|fixed|h2-test"; got != want {
+			t.Fatalf("request %d: the server saw %q, want %q", i, got, want)
+		}
+	}
+}
