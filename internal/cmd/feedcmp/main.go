@@ -89,7 +89,7 @@ func compare(ctx context.Context, cli, feedBin string, runs, small, large int, e
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer func() { _ = os.RemoveAll(dir) }()
 	if feedBin == "" {
 		feedBin = filepath.Join(dir, "feed")
 		build := exec.CommandContext(ctx, "go", "build", "-o", feedBin, "github.com/govespa/govespa/examples/feed") //nolint:gosec // G204: our own temporary directory

@@ -3,7 +3,6 @@ package h2
 import (
 	"bufio"
 	"context"
-	"errors"
 	"net"
 	"net/http"
 	"sync"
@@ -52,7 +51,6 @@ type conn struct {
 	encoded  []encodedField    // fields encoded as indexes, see field
 	tableGen uint64            // changes whenever the encoder's table may have
 	scratch  writeBatch
-	idleTmr  *time.Timer
 	canon    map[string]string // lowercase -> canonical, reader-only
 	wake     chan struct{}     // cap 1: the writer has work
 	done     chan struct{}     // closed by shutdown
@@ -326,5 +324,3 @@ func (c *conn) fail(err error) {
 	c.shutdown(err)
 	c.t.forget(c)
 }
-
-var errIdle = errors.New("h2: idle connection closed")

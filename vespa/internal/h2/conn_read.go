@@ -110,8 +110,8 @@ func (c *conn) onHeaders(f *http2.MetaHeadersFrame) error {
 	}
 	if s.res == nil {
 		status := f.PseudoValue("status")
-		code, err := strconv.Atoi(status)
-		if err != nil || code < 100 || code > 999 {
+		code := parseStatus(status)
+		if code < 100 || code > 999 {
 			c.mu.Unlock()
 			c.resetStream(http2.StreamError{StreamID: id, Code: http2.ErrCodeProtocol,
 				Cause: fmt.Errorf("malformed :status %q", status)})
@@ -390,4 +390,13 @@ func statusLine(code int) string {
 		return statusLines[code]
 	}
 	return strconv.Itoa(code)
+}
+
+// parseStatus returns the code in a :status value, or -1.
+func parseStatus(s string) int {
+	code, err := strconv.Atoi(s)
+	if err != nil {
+		return -1
+	}
+	return code
 }

@@ -21,10 +21,9 @@ type writeBatch struct {
 
 // dataChunk is a part of a stream's body cleared by flow control.
 type dataChunk struct {
-	s       *stream
-	off, n  int
-	end     bool
-	release bool
+	s      *stream
+	off, n int
+	end    bool
 }
 
 func (b *writeBatch) empty() bool { return len(b.ctrl) == 0 && len(b.hdrs) == 0 && len(b.data) == 0 }

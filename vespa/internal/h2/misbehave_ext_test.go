@@ -88,7 +88,7 @@ func TestRaw_TinyWindowsOneStream(t *testing.T) {
 			defer wg.Done()
 			body := []byte(fmt.Sprintf("%08d", i) + string(bytes.Repeat([]byte("b"), 1000)))
 			res, data := post(t, tr, srv.url+"/p", body)
-			if res.StatusCode != 200 || string(data) != fmt.Sprintf("1008 %08d", i) {
+			if res.StatusCode != http.StatusOK || string(data) != fmt.Sprintf("1008 %08d", i) {
 				t.Errorf("request %d: %d %q", i, res.StatusCode, data)
 			}
 		}()
@@ -341,7 +341,7 @@ func TestRaw_AnswerBeforeBody(t *testing.T) {
 	tr := newTransport(t, nil)
 	body := bytes.Repeat([]byte("z"), 10_000)
 	res, data := post(t, tr, srv.url+"/big", body)
-	if res.StatusCode != 413 || string(data) != "too large" {
+	if res.StatusCode != http.StatusRequestEntityTooLarge || string(data) != "too large" {
 		t.Errorf("%d %q", res.StatusCode, data)
 	}
 	select {

@@ -74,8 +74,14 @@ func newTransport(t *testing.T, tr *h2.Transport) *h2.Transport {
 	return tr
 }
 
+// answer is a response with its body read.
+type answer struct {
+	StatusCode int
+	Header     http.Header
+}
+
 // post sends body to url and returns the response with its body read.
-func post(t *testing.T, rt http.RoundTripper, url string, body []byte) (*http.Response, []byte) {
+func post(t *testing.T, rt http.RoundTripper, url string, body []byte) (answer, []byte) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
@@ -92,10 +98,10 @@ func post(t *testing.T, rt http.RoundTripper, url string, body []byte) (*http.Re
 	if err != nil {
 		t.Fatalf("POST %s: reading the body: %v", url, err)
 	}
-	return res, data
+	return answer{res.StatusCode, res.Header}, data
 }
 
-func checkEcho(t *testing.T, res *http.Response, body []byte) {
+func checkEcho(t *testing.T, res answer, body []byte) {
 	t.Helper()
 	sum := sha256.Sum256(body)
 	if res.StatusCode != http.StatusOK {
@@ -223,8 +229,9 @@ func TestTransport_TLS(t *testing.T) {
 	t.Run("unknown CA is a certificate error, not a connection error", func(t *testing.T) {
 		tr := newTransport(t, &h2.Transport{})
 		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.URL, nil)
-		_, err := tr.RoundTrip(req)
+		res, err := tr.RoundTrip(req)
 		if err == nil {
+			res.Body.Close()
 			t.Fatal("no error for an untrusted certificate")
 		}
 		if retries.IsConnectionError(err) {
@@ -275,14 +282,14 @@ func putGet(t *testing.T, tr http.RoundTripper, base string) {
 		t.Fatalf("put: %d %s", res.StatusCode, data)
 	}
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
-	res, err := tr.RoundTrip(req)
+	got, err := tr.RoundTrip(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.Body.Close()
-	data, _ = io.ReadAll(res.Body)
-	if res.StatusCode != http.StatusOK || !strings.Contains(string(data), `"Yellow"`) || !strings.Contains(string(data), `id:ns:music::a/b`) {
-		t.Fatalf("get: %d %s", res.StatusCode, data)
+	defer got.Body.Close()
+	data, _ = io.ReadAll(got.Body)
+	if got.StatusCode != http.StatusOK || !strings.Contains(string(data), `"Yellow"`) || !strings.Contains(string(data), `id:ns:music::a/b`) {
+		t.Fatalf("get: %d %s", got.StatusCode, data)
 	}
 }
 
@@ -299,13 +306,16 @@ func TestTransport_ContextCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader("x"))
-	_, err := tr.RoundTrip(req)
+	res, err := tr.RoundTrip(req)
+	if err == nil {
+		res.Body.Close()
+	}
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want the deadline", err)
 	}
 	// The stream slot is free again and the connection still works.
-	res, _ := post(t, tr, h2cServer(t, echo, nil).URL, []byte("after"))
-	checkEcho(t, res, []byte("after"))
+	after, _ := post(t, tr, h2cServer(t, echo, nil).URL, []byte("after"))
+	checkEcho(t, after, []byte("after"))
 }
 
 func TestTransport_ClosedTransport(t *testing.T) {
@@ -316,7 +326,11 @@ func TestTransport_ClosedTransport(t *testing.T) {
 	post(t, tr, srv.URL, []byte("y")) // a new connection
 	_ = tr.Close()
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.URL, nil)
-	if _, err := tr.RoundTrip(req); !errors.Is(err, h2.ErrClosed) {
+	res, err := tr.RoundTrip(req)
+	if err == nil {
+		res.Body.Close()
+	}
+	if !errors.Is(err, h2.ErrClosed) {
 		t.Fatalf("after Close: err = %v, want ErrClosed", err)
 	}
 }
