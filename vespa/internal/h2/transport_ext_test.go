@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -358,4 +359,29 @@ func TestTransport_HeaderTableChurn(t *testing.T) {
 			t.Fatalf("request %d: the server saw %q, want %q", i, got, want)
 		}
 	}
+}
+
+// TestTransport_IdleConnTimeout: a connection without streams for the
+// timeout is closed by the client.
+func TestTransport_IdleConnTimeout(t *testing.T) {
+	closed := make(chan struct{}, 1)
+	s := httptest.NewUnstartedServer(http.HandlerFunc(echo))
+	s.Config.Protocols = new(http.Protocols)
+	s.Config.Protocols.SetUnencryptedHTTP2(true)
+	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateClosed {
+			closed <- struct{}{}
+		}
+	}
+	s.Start()
+	t.Cleanup(s.Close)
+	tr := newTransport(t, &h2.Transport{IdleConnTimeout: 50 * time.Millisecond})
+	post(t, tr, s.URL, []byte("x"))
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the idle connection was not closed")
+	}
+	res, _ := post(t, tr, s.URL, []byte("again")) // a new connection
+	checkEcho(t, res, []byte("again"))
 }
