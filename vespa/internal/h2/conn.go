@@ -52,6 +52,7 @@ type conn struct {
 	tableGen uint64            // changes whenever the encoder's table may have
 	scratch  writeBatch
 	canon    map[string]string // lowercase -> canonical, reader-only
+	pending  []*stream         // to signal once the buffered frames are handled, reader-only
 	wake     chan struct{}     // cap 1: the writer has work
 	done     chan struct{}     // closed by shutdown
 	doneOnce sync.Once
@@ -274,6 +275,9 @@ func (c *conn) finish(s *stream) {
 	}
 	if c.active == 0 {
 		c.lastActiveDone = time.Now()
+		if c.t.IdleConnTimeout > 0 {
+			c.signal() // the writer arms its idle timer
+		}
 		if c.goAway != nil && !c.closed {
 			c.closeLocked(nil)
 		}

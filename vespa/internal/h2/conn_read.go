@@ -33,8 +33,12 @@ func (c *conn) readLoop() {
 			return
 		}
 		if err := c.handle(f); err != nil {
+			c.wakePending()
 			c.fail(err)
 			return
+		}
+		if len(c.pending) > 0 && c.br.Buffered() == 0 {
+			c.wakePending()
 		}
 	}
 }
@@ -150,14 +154,40 @@ func (c *conn) onHeaders(f *http2.MetaHeadersFrame) error {
 		}
 		s.res.Trailer = c.header(f)
 	}
-	if f.StreamEnded() {
-		c.endLocked(s)
+	ended, rst := f.StreamEnded(), false
+	if ended {
+		rst = c.endLocked(s)
+	}
+	c.mu.Unlock()
+	c.wakeStream(s, ended)
+	if rst {
+		c.signal()
+	}
+	if ended {
+		c.t.signalFree()
+	}
+	return nil
+}
+
+// wakeStream signals s's goroutine, or, for a response that has not ended
+// while more frames are already buffered, leaves it for readLoop to signal
+// once they are handled: its DATA is likely among them, and one wake-up
+// does for both.
+func (c *conn) wakeStream(s *stream, ended bool) {
+	if !ended && c.br.Buffered() > 0 {
+		c.pending = append(c.pending, s)
+		return
 	}
 	s.signal()
-	c.mu.Unlock()
-	c.signal()
-	c.t.signalFree()
-	return nil
+}
+
+// wakePending signals the streams wakeStream left.
+func (c *conn) wakePending() {
+	for _, s := range c.pending {
+		s.signal()
+	}
+	clear(c.pending)
+	c.pending = c.pending[:0]
 }
 
 func (c *conn) nextIDLoad() uint32 {
@@ -166,8 +196,9 @@ func (c *conn) nextIDLoad() uint32 {
 	return c.nextID
 }
 
-// endLocked records the end of s's response.
-func (c *conn) endLocked(s *stream) {
+// endLocked records the end of s's response. It reports whether it
+// queued a frame for the writer.
+func (c *conn) endLocked(s *stream) (queued bool) {
 	s.ended = true
 	if s.rerr == nil {
 		s.rerr = io.EOF
@@ -176,8 +207,10 @@ func (c *conn) endLocked(s *stream) {
 		// The server answered before the whole request went out: the
 		// rest will not, end our side.
 		c.queueCtrl(ctrlFrame{kind: ctrlRST, streamID: s.id, n: uint32(http2.ErrCodeNo)})
+		queued = true
 	}
 	c.finish(s)
+	return queued
 }
 
 // header builds an http.Header from f's regular fields.
@@ -245,16 +278,16 @@ func (c *conn) onData(f *http2.DataFrame) error {
 	if len(data) > 0 {
 		s.rbuf = append(s.rbuf, data...)
 	}
-	if f.StreamEnded() {
-		c.endLocked(s)
+	ended := f.StreamEnded()
+	if ended && c.endLocked(s) {
+		wake = true
 	}
-	s.signal()
 	c.mu.Unlock()
+	c.wakeStream(s, ended)
 	if wake {
 		c.signal()
 	}
-	if f.StreamEnded() {
-		c.signal()
+	if ended {
 		c.t.signalFree()
 	}
 	return nil
