@@ -13,8 +13,10 @@
 // stream state are this package's. Fields that repeat on every request
 // (:method, :scheme, :authority, content-type, user-agent, ...) enter the
 // HPACK dynamic table on their first use and cost one or two bytes after
-// that; the fields that change on every request (:path, content-length) are
-// written as never-indexed literals, so they never churn the table.
+// that, and their encoding is kept until the table changes, so they are
+// encoded once per connection; the fields that change on every request
+// (:path, content-length) are written as never-indexed literals, so they
+// never churn the table.
 //
 // Request bodies are held in memory: a body that can write itself in one
 // call (a *bytes.Reader or *strings.Reader from [http.NewRequest], whose
@@ -44,4 +46,6 @@
 //     RoundTrip or the body's Read returns the context's error.
 //
 // Responses are never decompressed: the transport does not ask for gzip.
+// Not supported: proxies (it dials the server directly), request trailers,
+// priorities, and health-check PINGs of its own.
 package h2
