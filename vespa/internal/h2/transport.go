@@ -185,6 +185,19 @@ func canonicalAddr(u *url.URL) string {
 // getConn returns a connection to key with a stream slot reserved for the
 // caller, dialing one if there is room, else waiting for a free slot.
 func (t *Transport) getConn(ctx context.Context, key connKey, scheme, addr string) (*conn, error) {
+	// The fast path: a connection with a free slot.
+	t.mu.Lock()
+	if !t.closed {
+		for _, c := range t.conns[key] {
+			if ok, _ := c.reserve(); ok {
+				t.mu.Unlock()
+				return c, nil
+			}
+		}
+	}
+	t.mu.Unlock()
+	// The slow path counts as waiting from before its first check, so that
+	// a slot freed meanwhile wakes it.
 	t.waiting.Add(1)
 	defer t.waiting.Add(-1)
 	for {
