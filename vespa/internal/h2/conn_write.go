@@ -28,6 +28,9 @@ type dataChunk struct {
 
 func (b *writeBatch) empty() bool { return len(b.ctrl) == 0 && len(b.hdrs) == 0 && len(b.data) == 0 }
 
+// frameHeaderLen is the size of an HTTP/2 frame header.
+const frameHeaderLen = 9
+
 // batchBudget bounds the body bytes planned in one batch, so that control
 // frames and new streams are not held behind a large body.
 const batchBudget = 256 << 10
@@ -120,7 +123,9 @@ func (c *conn) takeLocked(b *writeBatch) {
 	c.ctrl = c.ctrl[:0]
 	b.hdrs = b.hdrs[:0]
 	b.data = b.data[:0]
-	b.maxFrame = int(c.maxFrame)
+	// A body frame must fit the buffered writer, so that it is copied
+	// there, never written to the socket under the stream's bodyMu.
+	b.maxFrame = min(int(c.maxFrame), bufSize-frameHeaderLen)
 	if c.closed {
 		return
 	}
@@ -216,6 +221,13 @@ func (c *conn) writeBatch(b *writeBatch) error {
 	}
 	for _, d := range b.data {
 		s := d.s
+		if c.bw.Available() < frameHeaderLen+d.n {
+			// Flush now, outside bodyMu: a server that stops reading
+			// must not keep RoundTrip from releasing the caller's bytes.
+			if err := c.bw.Flush(); err != nil {
+				return err
+			}
+		}
 		s.bodyMu.Lock()
 		if s.released {
 			s.bodyMu.Unlock()

@@ -350,3 +350,50 @@ func TestRaw_AnswerBeforeBody(t *testing.T) {
 		t.Error("no RST_STREAM for the unsent body")
 	}
 }
+
+// TestRaw_StopsReading: the server grants large windows and then stops
+// reading while a large body is on its way. Cancelling the request must
+// end RoundTrip at once, though the writer stays blocked on the socket.
+func TestRaw_StopsReading(t *testing.T) {
+	release := make(chan struct{})
+	srv := newRawServer(t, func(sc *rawConn, _ int) {
+		sc.writeSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 30})
+		_ = sc.fr.WriteWindowUpdate(0, 1<<30)
+		sc.flush()
+		for {
+			f, _, err := sc.next()
+			if err != nil {
+				return
+			}
+			if _, ok := f.(*http2.MetaHeadersFrame); ok {
+				<-release // stop reading
+				return
+			}
+		}
+	})
+	defer close(release)
+	tr := &h2.Transport{}
+	defer func() {
+		_ = tr.Close()
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.url+"/big", bytes.NewReader(make([]byte, 64<<20)))
+		res, err := tr.RoundTrip(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		errc <- err
+	}()
+	time.Sleep(200 * time.Millisecond) // the socket buffers fill
+	cancel()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("RoundTrip did not return after the cancel")
+	}
+}
