@@ -417,6 +417,9 @@ func (d *docReq) write(id docID) {
 	switch d.op {
 	case OpPut:
 		putFields, ignoredFields, err = normalizeFields(sch, wb.fields, d.s.cfg.ignoreUndefined)
+		if fe := (*fieldValueError)(nil); errors.As(err, &fe) {
+			err = fmt.Errorf("In document '%s': %w", id.full, err)
+		}
 	case OpUpdate:
 		update, ignoredFields, err = parseUpdate(sch, wb.fields, d.s.cfg.ignoreUndefined)
 	}

@@ -102,7 +102,8 @@ func (p params) duration(name string, def time.Duration) (time.Duration, error) 
 	}
 	d, err := parseVespaDuration(v)
 	if err != nil {
-		return 0, badParam("Invalid %s '%s': %v", name, v, err)
+		// Vespa's text for a value that is not a number (see integration/differential_test.go).
+		return 0, badParam("Failed parsing '%s': Error parsing '%s': Invalid number '%s'", v, v, v)
 	}
 	return d, nil
 }

@@ -25,11 +25,13 @@ func normalizeFields(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (st
 				ignored = true
 				continue
 			}
-			return nil, false, unknownField(sch, m.key)
+			// Vespa's JSON reader for puts (checked against its DocumentV1ApiHandler, see
+			// integration/differential_test.go).
+			return nil, false, fmt.Errorf("Field '%s' is not defined in document type '%s'", m.key, sch.Name)
 		}
 		v, ok, err := ft.normalize(m.val)
 		if err != nil {
-			return nil, false, fmt.Errorf("Could not parse field '%s' of type %s: %w", m.key, ft.text(), err)
+			return nil, false, &fieldValueError{fmt.Errorf("Could not parse field '%s' of type %s: %w", m.key, ft.text(), err)}
 		}
 		if ok {
 			out = append(out, member{m.key, v})
@@ -38,9 +40,12 @@ func normalizeFields(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (st
 	return out.marshal(), ignored, nil
 }
 
-func unknownField(sch *Schema, name string) error {
-	return fmt.Errorf("No field '%s' in the structure of type '%s', which has the fields: %s", name, sch.Name, sch.fieldList())
-}
+// fieldValueError is a field value of the wrong type in a put; Vespa names
+// the document before it ("In document 'id:...': Could not parse field ...").
+type fieldValueError struct{ err error }
+
+func (e *fieldValueError) Error() string { return e.err.Error() }
+func (e *fieldValueError) Unwrap() error { return e.err }
 
 var anyType = &fieldType{kind: kindAny}
 

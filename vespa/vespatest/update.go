@@ -32,7 +32,7 @@ func parseUpdate(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (object
 				ignored = true
 				continue
 			}
-			return nil, false, unknownField(sch, base)
+			return nil, false, fmt.Errorf("Error in '%s': No field named '%s' in document type '%s'", m.key, base, sch.Name)
 		}
 		ops, err := parseObject(m.val)
 		if err != nil {
@@ -78,7 +78,7 @@ func applyUpdate(sch *Schema, stored []byte, update object) ([]byte, error) {
 			next, err = applyFieldOps(ft, cur, ops)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("Could not update field '%s': %w", m.key, err)
+			return nil, fmt.Errorf("Error in '%s': %w", m.key, err)
 		}
 		if next == nil || isEmptyJSON(next) {
 			doc = doc.del(base)
