@@ -50,9 +50,9 @@
 // carries the HTTP status, Vespa's message, the operation, the document ID and
 // the request path. errors.Is matches it against sentinels such as
 // [ErrNotFound] (404), [ErrConditionNotMet] (412) and [ErrTooManyRequests]
-// (429); errors.AsType[*vespa.Error] reads its fields. Transport failures are
-// *Error values with Status 0 that unwrap to their cause, so
-// errors.Is(err, context.DeadlineExceeded) keeps working.
+// (429); errors.As (or errors.AsType[*vespa.Error] on Go 1.26) reads its
+// fields. Transport failures are *Error values with Status 0 that unwrap to
+// their cause, so errors.Is(err, context.DeadlineExceeded) keeps working.
 //
 // # Retries
 //

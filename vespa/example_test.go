@@ -71,7 +71,7 @@ func ExampleClient_Get_notFound() {
 
 	_, err := c.Get(context.Background(), vespa.MustParseDocumentID("id:mynamespace:music::missing"), vespa.OperationOptions{})
 	fmt.Println(errors.Is(err, vespa.ErrNotFound))
-	if ve, ok := errors.AsType[*vespa.Error](err); ok {
+	if ve := (*vespa.Error)(nil); errors.As(err, &ve) {
 		fmt.Println(ve.StatusCode(), ve.Op, ve.ID)
 	}
 	// Output:
@@ -103,7 +103,7 @@ func ExampleError() {
 	})
 	err = fmt.Errorf("saving %s: %w", id, err) // wrapping keeps the error's identity
 	fmt.Println(errors.Is(err, vespa.ErrConditionNotMet), errors.Is(err, vespa.ErrNotFound))
-	if ve, ok := errors.AsType[*vespa.Error](err); ok {
+	if ve := (*vespa.Error)(nil); errors.As(err, &ve) {
 		fmt.Println(ve.StatusCode(), ve.Op, ve.ID)
 	}
 
