@@ -37,7 +37,7 @@ func TestClient_Health(t *testing.T) {
 			if !tt.check(err) {
 				t.Errorf("Health = %v", err)
 			}
-			if got := srv.last(t); got.RawPath != "/state/v1/health" || got.Method != http.MethodGet || got.Header.Get("User-Agent") != "govespa/"+vespa.Version {
+			if got := srv.last(t); got.RawPath != "/state/v1/health" || got.Method != http.MethodGet || got.Header.Get("User-Agent") != vespa.UserAgent {
 				t.Errorf("sent %s %s (%s)", got.Method, got.RawPath, got.Header.Get("User-Agent"))
 			}
 		})

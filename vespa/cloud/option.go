@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/retries"
 )
 
@@ -168,7 +169,7 @@ func WithClock(now func() time.Time) Option {
 	}}
 }
 
-// WithUserAgent sets the User-Agent header; the default is "govespa-cloud".
+// WithUserAgent sets the User-Agent header; the default is [vespa.UserAgent].
 func WithUserAgent(ua string) Option {
 	return option{name: "WithUserAgent", fn: func(c *config) error {
 		c.userAgent = ua
@@ -214,7 +215,7 @@ func newConfig(opts []Option) (*config, error) {
 		logger:    slog.New(slog.DiscardHandler),
 		poll:      DefaultPollInterval,
 		now:       time.Now,
-		userAgent: "govespa-cloud",
+		userAgent: vespa.UserAgent,
 	}
 	for _, o := range opts {
 		if o == nil {
