@@ -12,6 +12,7 @@ import (
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/models"
 	"github.com/govespa/govespa/vespa/query"
+	"github.com/govespa/govespa/vespa/retries"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -175,7 +176,7 @@ func feedAndSearchDocs(ctx context.Context) (*query.Client, *vespa.Client, func(
 		return nil, nil, nil, err
 	}
 	cleanup := func() { client.Close(); srv.Close() }
-	retrying, err := models.Retrying(toyEmbedder)
+	retrying, err := models.Retrying(toyEmbedder, retries.Embedder)
 	if err != nil {
 		cleanup()
 		return nil, nil, nil, err

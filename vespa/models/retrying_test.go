@@ -3,14 +3,14 @@ package models_test
 import (
 	"context"
 	"errors"
-	"math"
 	"slices"
-	"sync/atomic"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/govespa/govespa/vespa/models"
+	"github.com/govespa/govespa/vespa/retries"
 )
 
 var errFlaky = errors.New("provider: 503 overloaded")
@@ -61,9 +61,9 @@ func (f *flaky) waits() []time.Duration {
 	return w
 }
 
-func mustRetrying(t *testing.T, d models.Embedder, opts ...models.RetryOption) models.Embedder {
+func mustRetrying(t *testing.T, d models.Embedder, p retries.Policy) models.Embedder {
 	t.Helper()
-	e, err := models.Retrying(d, opts...)
+	e, err := models.Retrying(d, p)
 	if err != nil {
 		t.Fatalf("Retrying: %v", err)
 	}
@@ -73,21 +73,22 @@ func mustRetrying(t *testing.T, d models.Embedder, opts ...models.RetryOption) m
 func TestRetrying_AttemptCounts(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
-		opts      []models.RetryOption
+		policy    retries.Policy
 		failures  int
 		wantCalls int
 		wantErr   bool
 	}{
-		{"default: 3 attempts, then the last error", nil, 100, 3, true},
-		{"success on the second attempt", nil, 1, 2, false},
-		{"success at once", nil, 0, 1, false},
-		{"five attempts", []models.RetryOption{models.WithMaxAttempts(5)}, 100, 5, true},
-		{"one attempt disables retrying", []models.RetryOption{models.WithMaxAttempts(1)}, 100, 1, true},
+		{"retries.Embedder: 3 attempts, then the last error", retries.Embedder, 100, 3, true},
+		{"success on the second attempt", retries.Embedder, 1, 2, false},
+		{"success at once", retries.Embedder, 0, 1, false},
+		{"five attempts", retries.Embedder.WithMaxAttempts(5), 100, 5, true},
+		{"one attempt disables retrying", retries.Embedder.WithMaxAttempts(1), 100, 1, true},
+		{"the zero policy makes one call", retries.Policy{}, 100, 1, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				d := &flaky{start: time.Now(), failures: tc.failures, err: errFlaky}
-				e := mustRetrying(t, d, tc.opts...)
+				e := mustRetrying(t, d, tc.policy)
 				v, err := e.Embed(t.Context(), "hello")
 				if len(d.calls) != tc.wantCalls {
 					t.Errorf("%d calls, want %d", len(d.calls), tc.wantCalls)
@@ -109,7 +110,7 @@ func TestRetrying_AttemptCounts(t *testing.T) {
 func TestRetrying_EmbedAllRetriesTheBatch(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := &flaky{start: time.Now(), failures: 2, err: errFlaky}
-		e := mustRetrying(t, d)
+		e := mustRetrying(t, d, retries.Embedder)
 		vs, err := e.EmbedAll(t.Context(), []string{"a", "bb"})
 		if err != nil || len(vs) != 2 || vs[1][0] != 2 {
 			t.Fatalf("EmbedAll = %v, %v", vs, err)
@@ -125,66 +126,27 @@ func TestRetrying_EmbedAllRetriesTheBatch(t *testing.T) {
 	})
 }
 
-// expectedDelay is min(max, initial·factor^(n−1)).
-func expectedDelay(initial, max time.Duration, factor float64, n int) time.Duration {
-	d := time.Duration(float64(initial) * math.Pow(factor, float64(n-1)))
-	return min(d, max)
-}
-
-func TestRetrying_WaitsInsideTheJitterBand(t *testing.T) {
-	const (
-		initial = 100 * time.Millisecond
-		ceiling = time.Second
-		factor  = 3.0
-	)
-	for _, jitter := range []float64{0, 0.3, 0.5, 1} {
-		synctest.Test(t, func(t *testing.T) {
-			// Several runs, so that the random part is exercised.
-			for run := range 20 {
-				d := &flaky{start: time.Now(), failures: 100, err: errFlaky}
-				e := mustRetrying(t, d, models.WithMaxAttempts(7), models.WithInitialDelay(initial),
-					models.WithMaxDelay(ceiling), models.WithFactor(factor), models.WithJitter(jitter))
-				if _, err := e.Embed(t.Context(), "x"); err != errFlaky {
-					t.Fatalf("Embed error = %v", err)
-				}
-				waits := d.waits()
-				if len(waits) != 6 {
-					t.Fatalf("%d waits, want 6", len(waits))
-				}
-				for i, w := range waits {
-					hi := expectedDelay(initial, ceiling, factor, i+1)
-					lo := time.Duration(float64(hi) * (1 - jitter))
-					if w < lo || w > hi || w > ceiling {
-						t.Errorf("jitter %v run %d: wait %d = %v, want in [%v, %v]", jitter, run, i+1, w, lo, hi)
-					}
-					if jitter == 0 && w != hi {
-						t.Errorf("jitter 0: wait %d = %v, want exactly %v", i+1, w, hi)
-					}
-				}
-			}
-		})
-	}
-}
-
-func TestRetrying_DefaultWaits(t *testing.T) {
+// TestRetrying_EmbedderWaits: the waits are retries.Embedder's,
+// WaitJittered(200 ms, 5 s, 2.0, 0.5): [100, 200] ms, then [200, 400] ms.
+func TestRetrying_EmbedderWaits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := &flaky{start: time.Now(), failures: 100, err: errFlaky}
-		e := mustRetrying(t, d)
+		e := mustRetrying(t, d, retries.Embedder)
 		_, _ = e.Embed(t.Context(), "x")
 		w := d.waits()
 		if len(w) != 2 || w[0] < 100*time.Millisecond || w[0] > 200*time.Millisecond ||
 			w[1] < 200*time.Millisecond || w[1] > 400*time.Millisecond {
-			t.Errorf("default waits = %v, want in [100ms,200ms] then [200ms,400ms]", w)
+			t.Errorf("waits = %v, want in [100ms,200ms] then [200ms,400ms]", w)
 		}
 	})
 }
 
-func TestRetrying_RetryOnFalseReturnsAtOnce(t *testing.T) {
+func TestRetrying_RetryIfFalseReturnsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := &flaky{start: time.Now(), failures: 100, err: errFlaky}
 		var asked []error
-		e := mustRetrying(t, d, models.WithRetryOn(func(err error) bool {
-			asked = append(asked, err)
+		e := mustRetrying(t, d, retries.Embedder.WithRetryIf(func(o retries.Outcome) bool {
+			asked = append(asked, o.Err)
 			return false
 		}))
 		start := time.Now()
@@ -193,7 +155,7 @@ func TestRetrying_RetryOnFalseReturnsAtOnce(t *testing.T) {
 			t.Errorf("Embed = %v after %d calls and %v, want errFlaky after 1 call at once", err, len(d.calls), time.Since(start))
 		}
 		if len(asked) != 1 || asked[0] != errFlaky {
-			t.Errorf("RetryOn asked about %v, want [errFlaky]", asked)
+			t.Errorf("RetryIf asked about %v, want [errFlaky]", asked)
 		}
 	})
 }
@@ -201,9 +163,7 @@ func TestRetrying_RetryOnFalseReturnsAtOnce(t *testing.T) {
 func TestRetrying_CancellationMidWaitReturnsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := &flaky{start: time.Now(), failures: 100, err: errFlaky}
-		var asked atomic.Int32
-		e := mustRetrying(t, d, models.WithInitialDelay(time.Second), models.WithJitter(0),
-			models.WithRetryOn(func(error) bool { asked.Add(1); return true }))
+		e := mustRetrying(t, d, retries.Embedder.WithWait(retries.WaitFunc(0, func(int) time.Duration { return time.Second })))
 		ctx, cancel := context.WithCancel(t.Context())
 		go func() {
 			time.Sleep(300 * time.Millisecond) // in the middle of the 1 s wait
@@ -217,8 +177,8 @@ func TestRetrying_CancellationMidWaitReturnsAtOnce(t *testing.T) {
 		if got := time.Since(start); got != 300*time.Millisecond {
 			t.Errorf("returned after %v, want 300ms (at the cancellation)", got)
 		}
-		if len(d.calls) != 1 || asked.Load() != 1 {
-			t.Errorf("%d calls and %d RetryOn questions, want 1 and 1", len(d.calls), asked.Load())
+		if len(d.calls) != 1 {
+			t.Errorf("%d calls, want 1", len(d.calls))
 		}
 	})
 }
@@ -226,7 +186,7 @@ func TestRetrying_CancellationMidWaitReturnsAtOnce(t *testing.T) {
 func TestRetrying_DeadlineMidWaitReturnsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := &flaky{start: time.Now(), failures: 100, err: errFlaky}
-		e := mustRetrying(t, d, models.WithInitialDelay(time.Second), models.WithJitter(0))
+		e := mustRetrying(t, d, retries.Embedder.WithWait(retries.WaitFunc(0, func(int) time.Duration { return time.Second })))
 		ctx, cancel := context.WithTimeout(t.Context(), 250*time.Millisecond)
 		defer cancel()
 		start := time.Now()
@@ -237,7 +197,7 @@ func TestRetrying_DeadlineMidWaitReturnsAtOnce(t *testing.T) {
 	})
 }
 
-func TestRetrying_CancellationErrorsAreNeverRetriedNorAsked(t *testing.T) {
+func TestRetrying_CallerCancellationIsNeverRetriedNorAsked(t *testing.T) {
 	for _, cause := range []error{context.Canceled, context.DeadlineExceeded} {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(t.Context())
@@ -245,12 +205,10 @@ func TestRetrying_CancellationErrorsAreNeverRetriedNorAsked(t *testing.T) {
 			calls, asked := 0, 0
 			d := models.EmbedFunc(func(context.Context, string) ([]float32, error) {
 				calls++
-				if cause == context.Canceled {
-					cancel() // the caller's context ends during the call
-				}
+				cancel() // the caller's context ends during the call
 				return nil, cause
 			})
-			e := mustRetrying(t, d, models.WithRetryOn(func(error) bool { asked++; return true }))
+			e := mustRetrying(t, d, retries.Embedder.WithRetryIf(func(retries.Outcome) bool { asked++; return true }))
 			start := time.Now()
 			_, err := e.Embed(ctx, "x")
 			if !errors.Is(err, cause) || calls != 1 || asked != 0 || time.Since(start) != 0 {
@@ -261,52 +219,31 @@ func TestRetrying_CancellationErrorsAreNeverRetriedNorAsked(t *testing.T) {
 	}
 }
 
-func TestRetrying_ErrorAfterCancellationIsACancellation(t *testing.T) {
+func TestRetrying_ErrorAfterCancellationEndsTheCall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
-		asked := 0
+		calls := 0
 		d := models.EmbedFunc(func(context.Context, string) ([]float32, error) {
+			calls++
 			cancel()
 			return nil, errFlaky // a transport error caused by the cancellation
 		})
-		e := mustRetrying(t, d, models.WithRetryOn(func(error) bool { asked++; return true }))
+		e := mustRetrying(t, d, retries.Embedder)
+		start := time.Now()
 		_, err := e.Embed(ctx, "x")
-		if !errors.Is(err, context.Canceled) || !errors.Is(err, errFlaky) || asked != 0 {
-			t.Errorf("Embed = %v with %d questions, want Canceled wrapping errFlaky and 0", err, asked)
+		if !errors.Is(err, context.Canceled) || calls != 1 || time.Since(start) != 0 {
+			t.Errorf("Embed = %v after %d calls and %v, want Canceled after 1 call at once", err, calls, time.Since(start))
 		}
 	})
 }
 
-func TestRetrying_RejectsInvalidOptions(t *testing.T) {
+func TestRetrying_Rejects(t *testing.T) {
 	d := models.EmbedFunc(func(context.Context, string) ([]float32, error) { return nil, nil })
-	for name, opt := range map[string]models.RetryOption{
-		"zero attempts":      models.WithMaxAttempts(0),
-		"negative attempts":  models.WithMaxAttempts(-2),
-		"negative jitter":    models.WithJitter(-0.1),
-		"jitter above one":   models.WithJitter(1.01),
-		"NaN jitter":         models.WithJitter(math.NaN()),
-		"zero initial delay": models.WithInitialDelay(0),
-		"max below initial":  models.WithMaxDelay(time.Millisecond),
-		"factor below one":   models.WithFactor(0.5),
-		"infinite factor":    models.WithFactor(math.Inf(1)),
-		"NaN factor":         models.WithFactor(math.NaN()),
-		"negative initial":   models.WithInitialDelay(-time.Second),
-		"negative max delay": models.WithMaxDelay(-time.Second),
-	} {
-		if e, err := models.Retrying(d, opt); err == nil || e != nil {
-			t.Errorf("%s: Retrying = %v, %v; want an error", name, e, err)
-		}
+	if e, err := models.Retrying(d, retries.Embedder.WithMaxAttempts(0)); err == nil || e != nil || !strings.Contains(err.Error(), "at least 1") {
+		t.Errorf("Retrying(WithMaxAttempts(0)) = %v, %v; want the policy's error", e, err)
 	}
-	if _, err := models.Retrying(nil); err == nil {
+	if _, err := models.Retrying(nil, retries.Embedder); err == nil {
 		t.Error("Retrying(nil) succeeded")
-	}
-	for name, opt := range map[string]models.RetryOption{
-		"jitter 0": models.WithJitter(0), "jitter 1": models.WithJitter(1), "factor 1": models.WithFactor(1),
-		"one attempt": models.WithMaxAttempts(1),
-	} {
-		if _, err := models.Retrying(d, opt); err != nil {
-			t.Errorf("%s: Retrying = %v, want success", name, err)
-		}
 	}
 }
 

@@ -33,7 +33,7 @@
 //	Visit         each visit page (on SyncRequest) an error carrying a status ≥ 400            none                                          3         the last error
 //	ControlPlane  Vespa Cloud and config server    any error except a final 4xx                min(3 s, 1 s·2^(n−1)) (1 s, 2 s)              3         the original last error
 //	URLValidation model URL checks                 any error except a final 4xx                clamp(1 s·2^(n−1), 1 s, 10 s) (1 s, 2 s)      3         the original last error
-//	Embedder      the retrying models.Embedder     any error (RetryOn can narrow it)           WaitJittered(200 ms, 5 s, 2.0, 0.5)           3         the last error
+//	Embedder      the retrying models.Embedder     any error (WithRetryIf can narrow it)       WaitJittered(200 ms, 5 s, 2.0, 0.5)           3         the last error
 //
 // Where a retried outcome (typically a 429 or 503 response) carries
 // Retry-After ([RetryAfterer]), the policy waits at least that long, but never
