@@ -2,11 +2,12 @@ package vespatest
 
 import (
 	"fmt"
-	"math"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/vtime"
 )
 
 // params are the query parameters of a request; the last value of a repeated
@@ -93,43 +94,18 @@ func (p params) integer(name string) (int64, bool, error) {
 	return n, true, nil
 }
 
-// timeout reads a time string: a number with an optional unit of ks, s, ms or
-// µs; a bare number, or any other unit, means seconds.
+// duration reads a time parameter as Vespa does ([vtime.Parse]): timeout=1e1s
+// is 1 s, an unknown unit means seconds.
 func (p params) duration(name string, def time.Duration) (time.Duration, error) {
 	v, ok, err := p.get(name)
 	if err != nil || !ok {
 		return def, err
 	}
-	d, err := parseVespaDuration(v)
+	d, err := vtime.Parse(v)
 	if err != nil {
-		return 0, badParam("Invalid %s '%s': %v", name, v, err)
+		return 0, badParam("%s", err.Error())
 	}
 	return d, nil
-}
-
-func parseVespaDuration(v string) (time.Duration, error) {
-	s := strings.TrimSpace(v)
-	mult := float64(time.Second)
-	end := len(s)
-	for end > 0 && !(s[end-1] >= '0' && s[end-1] <= '9') && s[end-1] != '.' {
-		end--
-	}
-	unit := s[end:]
-	num := s[:end]
-	// An exponent such as 1e1s ends in a digit; its 'e' belongs to the number.
-	switch unit {
-	case "ks":
-		mult = float64(1000 * time.Second)
-	case "ms":
-		mult = float64(time.Millisecond)
-	case "µs", "us":
-		mult = float64(time.Microsecond)
-	}
-	f, err := strconv.ParseFloat(num, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, fmt.Errorf("not a number")
-	}
-	return time.Duration(f * mult), nil
 }
 
 func millis(d time.Duration) string {

@@ -8,10 +8,14 @@ import (
 	"strings"
 )
 
-// The document selection language subset: true, false, document type names,
-// <type>.<field> and id, id.namespace, id.type, id.user, id.group,
-// id.specific compared with == != < <= > >= =~ (regex) and = (glob) against
-// string and number literals and null; and, or, not and parentheses.
+// The document selection language subset (Vespa's grammar:
+// document/src/vespa/document/select/grammar/parser.yy, the content node's,
+// and document/src/main/javacc/SelectParser.jj): true, false, document type
+// names, <type>.<field> and id, id.namespace, id.type, id.user, id.group,
+// id.specific, now() (seconds since the epoch), integer (decimal, 0x hex,
+// 0 octal) and float literals, strings and null; arithmetic with + - * / %
+// (* / % before + -, left to right; + also joins strings); comparisons with
+// == != < <= > >= =~ (regex) and = (glob); and, or, not and parentheses.
 // Evaluation is three-valued as in Vespa: comparing what is not comparable
 // (a missing field with a number, a field of another document type) is
 // "invalid", which selects nothing and stays invalid under not.
@@ -74,6 +78,9 @@ func parseSelection(text string) (*selection, error) {
 	if t := p.peek(); t.kind != tokEOF {
 		return nil, p.unexpected(t)
 	}
+	if n, err = p.boolean(n); err != nil {
+		return nil, err
+	}
 	return &selection{root: n}, nil
 }
 
@@ -122,12 +129,8 @@ func lexSelection(s string) ([]token, error) {
 			}
 			toks = append(toks, token{tokString, str, i})
 			i += n
-		case c >= '0' && c <= '9' || c == '-' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
-			j := i + 1
-			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' || s[j] == 'e' || s[j] == 'E' ||
-				(s[j] == '-' || s[j] == '+') && (s[j-1] == 'e' || s[j-1] == 'E')) {
-				j++
-			}
+		case c >= '0' && c <= '9':
+			j := lexNumber(s, i)
 			toks = append(toks, token{tokNumber, s[i:j], i})
 			i = j
 		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
@@ -139,7 +142,7 @@ func lexSelection(s string) ([]token, error) {
 			i = j
 		default:
 			op := ""
-			for _, cand := range []string{"==", "!=", "<=", ">=", "=~", "<", ">", "="} {
+			for _, cand := range []string{"==", "!=", "<=", ">=", "=~", "<", ">", "=", "+", "-", "*", "/", "%"} {
 				if strings.HasPrefix(s[i:], cand) {
 					op = cand
 					break
@@ -153,6 +156,64 @@ func lexSelection(s string) ([]token, error) {
 		}
 	}
 	return append(toks, token{tokEOF, "<EOF>", len(s)}), nil
+}
+
+// lexNumber returns the end of the number starting at s[i]: an INTEGER
+// (decimal, 0x hex or 0 octal, with an optional l) or a FLOAT (digits, an
+// optional fraction and exponent, an optional f or d), as SelectParser.jj.
+func lexNumber(s string, i int) int {
+	j := i
+	if strings.HasPrefix(s[i:], "0x") || strings.HasPrefix(s[i:], "0X") {
+		j += 2
+		for j < len(s) && strings.IndexByte("0123456789abcdefABCDEF", s[j]) >= 0 {
+			j++
+		}
+	} else {
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
+			j++
+		}
+		if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+			k := j + 1
+			if k < len(s) && (s[k] == '+' || s[k] == '-') {
+				k++
+			}
+			if k < len(s) && s[k] >= '0' && s[k] <= '9' {
+				for j = k; j < len(s) && s[j] >= '0' && s[j] <= '9'; j++ {
+				}
+			}
+		}
+	}
+	if j < len(s) && strings.IndexByte("lLfFdD", s[j]) >= 0 {
+		j++
+	}
+	return j
+}
+
+// numberLiteral reads a number token as SelectParser.jj does: an INTEGER
+// (decodeLong: 0x hex, 0 octal, decimal) is an int64, anything else a
+// float64.
+func numberLiteral(text string, negative bool) (any, bool) {
+	t := strings.TrimRight(text, "lL")
+	isFloat := strings.ContainsAny(text, ".eEfFdD") && !strings.HasPrefix(text, "0x") && !strings.HasPrefix(text, "0X")
+	if !isFloat && t == text[:len(t)] {
+		base, digits := 10, t
+		switch {
+		case strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0X"):
+			base, digits = 16, t[2:]
+		case len(t) > 1 && t[0] == '0':
+			base, digits = 8, t[1:]
+		}
+		if negative {
+			digits = "-" + digits
+		}
+		n, err := strconv.ParseInt(digits, base, 64)
+		return n, err == nil
+	}
+	f, err := strconv.ParseFloat(strings.TrimRight(text, "fFdD"), 64)
+	if negative {
+		f = -f
+	}
+	return f, err == nil
 }
 
 func lexString(s string) (string, int, error) {
@@ -216,6 +277,24 @@ func (p *selParser) unexpected(t token) error {
 
 func isKeyword(t token, kw string) bool { return t.kind == tokIdent && strings.EqualFold(t.text, kw) }
 
+// bare is a value standing where a boolean is expected. Whether it is one
+// is known only once its context is: inside parentheses it may be an operand
+// of arithmetic, "(music.year + 1) * 2"; elsewhere [selParser.boolean]
+// replaces it with the boolean it means.
+type bare struct{ v valueNode }
+
+func (bare) eval(*selDoc) tri { return triInvalid } // never evaluated: boolean replaces it
+
+// boolean returns the boolean n means: a bare field is "not null", true and
+// false are constants, a document type matches its documents; any other
+// bare value is an error.
+func (p *selParser) boolean(n selNode) (selNode, error) {
+	if b, ok := n.(bare); ok {
+		return b.v.asBool()
+	}
+	return n, nil
+}
+
 func (p *selParser) or() (selNode, error) {
 	left, err := p.and()
 	if err != nil {
@@ -225,6 +304,12 @@ func (p *selParser) or() (selNode, error) {
 		p.next()
 		right, err := p.and()
 		if err != nil {
+			return nil, err
+		}
+		if left, err = p.boolean(left); err != nil {
+			return nil, err
+		}
+		if right, err = p.boolean(right); err != nil {
 			return nil, err
 		}
 		left = orNode{left, right}
@@ -243,6 +328,12 @@ func (p *selParser) and() (selNode, error) {
 		if err != nil {
 			return nil, err
 		}
+		if left, err = p.boolean(left); err != nil {
+			return nil, err
+		}
+		if right, err = p.boolean(right); err != nil {
+			return nil, err
+		}
 		left = andNode{left, right}
 	}
 	return left, nil
@@ -255,33 +346,35 @@ func (p *selParser) not() (selNode, error) {
 		if err != nil {
 			return nil, err
 		}
+		if n, err = p.boolean(n); err != nil {
+			return nil, err
+		}
 		return notNode{n}, nil
 	}
 	return p.comparison()
 }
 
-func (p *selParser) comparison() (selNode, error) {
-	if p.peek().kind == tokLParen {
-		// A parenthesised expression, unless it is a value compared below.
-		p.next()
-		n, err := p.or()
-		if err != nil {
-			return nil, err
-		}
-		if t := p.next(); t.kind != tokRParen {
-			return nil, p.unexpected(t)
-		}
-		return n, nil
+func isComparison(t token) bool {
+	if t.kind != tokOp {
+		return false
 	}
-	left, err := p.value()
+	switch t.text {
+	case "==", "!=", "<=", ">=", "=~", "<", ">", "=":
+		return true
+	}
+	return false
+}
+
+func (p *selParser) comparison() (selNode, error) {
+	left, err := p.arith(1)
 	if err != nil {
 		return nil, err
 	}
-	if p.peek().kind != tokOp {
-		return left.asBool()
+	if !isComparison(p.peek()) {
+		return bare{left}, nil
 	}
 	op := p.next().text
-	right, err := p.value()
+	right, err := p.arith(1)
 	if err != nil {
 		return nil, err
 	}
@@ -307,6 +400,60 @@ func (p *selParser) comparison() (selNode, error) {
 	return cmp, nil
 }
 
+// arithPrec is the precedence of an arithmetic operator in Vespa's grammar
+// (parser.yy: %left PLUS MINUS, %left MULTIPLY DIVIDE, %left MODULO); 0 for
+// any other token.
+func arithPrec(t token) int {
+	if t.kind != tokOp {
+		return 0
+	}
+	switch t.text {
+	case "+", "-":
+		return 1
+	case "*", "/":
+		return 2
+	case "%":
+		return 3
+	}
+	return 0
+}
+
+// arith parses operands joined by operators of at least precedence min,
+// left-associative (precedence climbing).
+func (p *selParser) arith(min int) (valueNode, error) {
+	left, err := p.operand()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := p.peek()
+		prec := arithPrec(t)
+		if prec == 0 || prec < min {
+			return left, nil
+		}
+		p.next()
+		right, err := p.arith(prec + 1)
+		if err != nil {
+			return nil, err
+		}
+		left = arithNode{op: t.text[0], l: left, r: right}
+	}
+}
+
+// operand is a value, or a signed number literal ("-5", "+1.5").
+func (p *selParser) operand() (valueNode, error) {
+	if t := p.peek(); t.kind == tokOp && (t.text == "-" || t.text == "+") && p.toks[p.pos+1].kind == tokNumber {
+		p.next()
+		num := p.next()
+		v, ok := numberLiteral(num.text, t.text == "-")
+		if !ok {
+			return nil, p.unexpected(num)
+		}
+		return literal{v}, nil
+	}
+	return p.value()
+}
+
 func globRegexp(glob string) *regexp.Regexp {
 	var b strings.Builder
 	b.WriteString("^")
@@ -324,21 +471,39 @@ func globRegexp(glob string) *regexp.Regexp {
 	return regexp.MustCompile(b.String())
 }
 
-// value parses an operand: a literal, id or id.x, a type name, or type.field.
+// value parses an operand: a literal, a parenthesised expression, now(), id
+// or id.x, a type name, or type.field.
 func (p *selParser) value() (valueNode, error) {
 	t := p.next()
 	switch t.kind {
 	case tokString:
 		return literal{t.text}, nil
 	case tokNumber:
-		f, err := strconv.ParseFloat(t.text, 64)
-		if err != nil {
+		v, ok := numberLiteral(t.text, false)
+		if !ok {
 			return nil, p.unexpected(t)
 		}
-		return literal{f}, nil
+		return literal{v}, nil
+	case tokLParen:
+		inner, err := p.or()
+		if err != nil {
+			return nil, err
+		}
+		if t := p.next(); t.kind != tokRParen {
+			return nil, p.unexpected(t)
+		}
+		if b, ok := inner.(bare); ok {
+			return b.v, nil
+		}
+		return boolValue{inner}, nil
 	case tokIdent:
 	default:
 		return nil, p.unexpected(t)
+	}
+	if strings.EqualFold(t.text, "now") && p.peek().kind == tokLParen && p.toks[p.pos+1].kind == tokRParen {
+		p.next()
+		p.next()
+		return nowNode{}, nil
 	}
 	switch strings.ToLower(t.text) {
 	case "null":

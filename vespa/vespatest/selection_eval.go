@@ -1,10 +1,14 @@
 package vespatest
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
+	"time"
 )
 
 type orNode struct{ l, r selNode }
@@ -43,7 +47,7 @@ func (n notNode) eval(d *selDoc) tri {
 	return triInvalid
 }
 
-// valueNode yields values: nil, string, float64, bool, or []any for
+// valueNode yields values: nil, string, int64, float64, bool, or []any for
 // multi-value fields (a comparison holds if it holds for any element).
 type valueNode interface {
 	values(*selDoc) (any, bool) // ok=false: invalid (e.g. another document type)
@@ -95,7 +99,7 @@ func (n idNode) values(d *selDoc) (any, bool) {
 		if !id.hasNumber {
 			return nil, false
 		}
-		return float64(id.number), true
+		return id.number, true
 	case "group":
 		if !id.hasGroup {
 			return nil, false
@@ -122,8 +126,10 @@ func (n fieldNode) values(d *selDoc) (any, bool) {
 	if !ok {
 		return nil, true
 	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
 	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	if err := dec.Decode(&v); err != nil {
 		return nil, false
 	}
 	for _, sub := range n.path[1:] {
@@ -141,7 +147,147 @@ func (n fieldNode) values(d *selDoc) (any, bool) {
 		}
 		return keys, true
 	}
-	return v, true
+	if list, ok := v.([]any); ok {
+		for i, e := range list {
+			list[i] = jsonNumber(e)
+		}
+		return list, true
+	}
+	return jsonNumber(v), true
+}
+
+// jsonNumber makes a JSON number an int64 when it is an integer, else a
+// float64; other values pass through.
+func jsonNumber(v any) any {
+	n, ok := v.(json.Number)
+	if !ok {
+		return v
+	}
+	if i, err := n.Int64(); err == nil {
+		return i
+	}
+	f, _ := n.Float64() // a json.Number from the decoder is always a valid number
+	return f
+}
+
+// boolValue is a boolean expression in parentheses used as a value:
+// "(music.year > 2000) == true".
+type boolValue struct{ n selNode }
+
+func (b boolValue) values(d *selDoc) (any, bool) {
+	switch b.n.eval(d) {
+	case triTrue:
+		return true, true
+	case triFalse:
+		return false, true
+	}
+	return nil, false
+}
+
+func (b boolValue) asBool() (selNode, error) { return b.n, nil }
+
+// nowNode is now(): the current time in whole seconds since the epoch, as
+// Vespa's CurrentTimeValueNode (and Java's NowNode) give it.
+type nowNode struct{}
+
+func (nowNode) values(*selDoc) (any, bool) { return time.Now().Unix(), true }
+func (nowNode) asBool() (selNode, error) {
+	return nil, fmt.Errorf("expected field spec, doctype, bool or comparison")
+}
+
+// arithNode is l op r, op one of + - * / %. Integers stay integers (division
+// truncates); a float makes the result a float; + joins two strings. Any
+// other operand (null, a missing field, a multi-value field, division by
+// integer zero) makes the value invalid, as Vespa's ArithmeticValueNode.
+type arithNode struct {
+	op   byte
+	l, r valueNode
+}
+
+func (n arithNode) asBool() (selNode, error) {
+	return nil, fmt.Errorf("expected field spec, doctype, bool or comparison")
+}
+
+func (n arithNode) values(d *selDoc) (any, bool) {
+	l, ok := singleValue(n.l, d)
+	if !ok {
+		return nil, false
+	}
+	r, ok := singleValue(n.r, d)
+	if !ok {
+		return nil, false
+	}
+	if ls, isStr := l.(string); isStr {
+		rs, ok := r.(string)
+		return ls + rs, ok && n.op == '+'
+	}
+	li, lInt := l.(int64)
+	ri, rInt := r.(int64)
+	if lInt && rInt {
+		switch n.op {
+		case '+':
+			return li + ri, true
+		case '-':
+			return li - ri, true
+		case '*':
+			return li * ri, true
+		case '/':
+			if ri == 0 {
+				return nil, false
+			}
+			return li / ri, true
+		case '%':
+			if ri == 0 {
+				return nil, false
+			}
+			return li % ri, true
+		}
+		return nil, false
+	}
+	lf, ok := toFloat(l)
+	if !ok {
+		return nil, false
+	}
+	rf, ok := toFloat(r)
+	if !ok {
+		return nil, false
+	}
+	switch n.op {
+	case '+':
+		return lf + rf, true
+	case '-':
+		return lf - rf, true
+	case '*':
+		return lf * rf, true
+	case '/':
+		return lf / rf, true
+	case '%':
+		return math.Mod(lf, rf), true
+	}
+	return nil, false
+}
+
+// singleValue evaluates v to one non-null value; a one-element list counts
+// as its element.
+func singleValue(v valueNode, d *selDoc) (any, bool) {
+	x, ok := v.values(d)
+	if list, isList := x.([]any); isList {
+		if len(list) != 1 {
+			return nil, false
+		}
+		x = list[0]
+	}
+	return x, ok && x != nil
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
 }
 
 type compareNode struct {
@@ -198,18 +344,18 @@ func (n compareNode) compare(l, r any) tri {
 			return triInvalid
 		}
 		return ordered(n.op, strings.Compare(lv, rv))
-	case float64:
-		rv, ok := r.(float64)
+	case int64, float64:
+		if li, ok := lv.(int64); ok {
+			if ri, ok := r.(int64); ok {
+				return ordered(n.op, cmp.Compare(li, ri))
+			}
+		}
+		lf, _ := toFloat(lv)
+		rf, ok := toFloat(r)
 		if !ok {
 			return triInvalid
 		}
-		c := 0
-		if lv < rv {
-			c = -1
-		} else if lv > rv {
-			c = 1
-		}
-		return ordered(n.op, c)
+		return ordered(n.op, cmp.Compare(lf, rf))
 	case bool:
 		rv, ok := r.(bool)
 		if !ok || (n.op != "==" && n.op != "!=") {

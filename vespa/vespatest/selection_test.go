@@ -1,6 +1,10 @@
 package vespatest
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+	"time"
+)
 
 func TestSelection_evaluates(t *testing.T) {
 	id, err := parseDocID("id:ns:music:g=grp:key")
@@ -51,6 +55,65 @@ func TestSelection_evaluates(t *testing.T) {
 		}
 		if got, _ := sel.matches(c.doc, fields); got != c.want {
 			t.Errorf("%s = %v, want %v", c.sel, got, c.want)
+		}
+	}
+}
+
+// TestSelection_arithmeticAndNow follows Vespa's selection grammar
+// (document/src/vespa/document/select/grammar/parser.yy: arith_expr,
+// NOW_FUNC; precedence %left PLUS MINUS < MULTIPLY DIVIDE < MODULO) and the
+// literals of document/src/main/javacc/SelectParser.jj (INTEGER as decimal,
+// 0x hex or 0 octal; FLOAT): expiry and cleanup selections such as
+// "music.ts < now() - 86400" parse and evaluate.
+func TestSelection_arithmeticAndNow(t *testing.T) {
+	id, _ := parseDocID("id:ns:music::a")
+	now := time.Now().Unix()
+	fields := []byte(fmt.Sprintf(`{"year":2015,"score":1.5,"ts":%d,"old":%d,"artist":"Cold","tags":[7]}`, now-10, now-100000))
+	for _, c := range []struct {
+		sel  string
+		want bool
+	}{
+		{"music.ts > now() - 3600", true},
+		{"music.old < now() - 86400", true},
+		{"music.ts < now() - 86400", false},
+		{"now() > 1700000000", true},
+		{"music.year / 10 == 201", true}, // integer division truncates
+		{"music.year / 10.0 == 201.5", true},
+		{"music.year % 100 == 15", true},
+		{"music.year - 15 == 2000", true},
+		{"music.year-15 == 2000", true}, // "-" after a value is subtraction
+		{"music.year == 2000 + 3 * 5", true},
+		{"music.year == (2000 + 3) * 5", false},
+		{"(music.year + 5) * 2 == 4040", true},
+		{"2 * 10 % 3 == 2", true}, // % binds tighter than *: 2 * (10 % 3)
+		{"music.score * 2 == 3", true},
+		{"music.year + music.score == 2016.5", true},
+		{"music.tags + 1 == 8", true}, // a one-element array counts as its element
+		{"music.artist + 'play' == 'Coldplay'", true},
+		{"music.missing + 1 == 1", false}, // arithmetic on a missing field is invalid
+		{"not (music.missing + 1 == 1)", false},
+		{"music.year / 0 == 1", false},
+		{"music.year == 0x7df", true},
+		{"music.year == 03737", true}, // octal
+		{"music.year > -1", true},
+		{"music.score == +1.5", true},
+		{"music.year == 2015L", true},
+		{"music.score == 1.5f", true},
+		{"(music.year > 2000) == true", true},
+		{"music.year == 2015.0", true}, // an integer field equals the same float
+	} {
+		sel, err := parseSelection(c.sel)
+		if err != nil {
+			t.Errorf("%s: %v", c.sel, err)
+			continue
+		}
+		if got, _ := sel.matches(id, fields); got != c.want {
+			t.Errorf("%s = %v, want %v", c.sel, got, c.want)
+		}
+	}
+	for _, s := range []string{"now()", "music.year + 1", "1 + 2", "now(", "music.year + == 1", "music.year * "} {
+		if _, err := parseSelection(s); err == nil {
+			t.Errorf("%q parsed, want an error", s)
 		}
 	}
 }

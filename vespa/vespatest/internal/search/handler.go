@@ -1,12 +1,13 @@
 package search
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/vtime"
 )
 
 // Limits and defaults of the query API, as Vespa's defaults.
@@ -112,7 +113,7 @@ func parseRequest(p params) (*request, *resultError) {
 		return nil, e
 	}
 	if v, ok := p.get("timeout"); ok {
-		d, err := parseTimeout(v)
+		d, err := vtime.Parse(v)
 		if err != nil {
 			ill := illegalQuery(fmt.Sprintf("Could not set 'timeout' to '%s': %v", v, err))
 			return nil, &ill
@@ -153,23 +154,4 @@ func intParam(p params, def int, display, full string, aliases ...string) (int, 
 		return 0, &e
 	}
 	return n, nil
-}
-
-// parseTimeout reads a timeout: a number of seconds with an optional unit (ms, s, m).
-func parseTimeout(v string) (time.Duration, error) {
-	s := strings.TrimSpace(strings.ToLower(v))
-	unit := time.Second
-	switch {
-	case strings.HasSuffix(s, "ms"):
-		unit, s = time.Millisecond, strings.TrimSuffix(s, "ms")
-	case strings.HasSuffix(s, "s"):
-		s = strings.TrimSuffix(s, "s")
-	case strings.HasSuffix(s, "m"):
-		unit, s = time.Minute, strings.TrimSuffix(s, "m")
-	}
-	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || f < 0 || f > 1e9 {
-		return 0, errors.New("not a valid timeout")
-	}
-	return time.Duration(f * float64(unit)), nil
 }
