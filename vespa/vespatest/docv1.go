@@ -210,7 +210,9 @@ func (d *docReq) injectFault(id docID, hasID bool) (answered, ignored bool) {
 	return false, false
 }
 
-// checkCluster validates the cluster parameter; docType may be empty.
+// checkCluster validates the cluster parameter of a visit, as Vespa's
+// resolveCluster: without one, a deployment with several content clusters is
+// an error.
 func (d *docReq) checkCluster(required bool) (string, error) {
 	c, ok, err := d.params.get("cluster")
 	if err != nil {
@@ -224,7 +226,7 @@ func (d *docReq) checkCluster(required bool) (string, error) {
 		if len(names) == 1 {
 			return names[0], nil
 		}
-		return "", badParam("Please specify one of the content clusters: '%s'", strings.Join(names, "', '"))
+		return "", badParam("Please specify one of the content clusters in your Vespa deployment: '%s'", strings.Join(names, "', '"))
 	}
 	if !contains(names, c) {
 		return "", badParam("Your Vespa deployment has no content cluster '%s', only '%s'", c, strings.Join(names, "', '"))
@@ -251,9 +253,15 @@ func (d *docReq) get(id docID) {
 		d.failErr(err)
 		return
 	}
-	if _, err := d.checkCluster(false); err != nil {
-		d.failErr(err)
-		return
+	// A get names a cluster only to route to it: without one, Vespa sends it
+	// on the default-get route, which finds the cluster holding the document
+	// type (DocumentV1ApiHandler.parametersFromRequest resolves "cluster"
+	// only when it is given), so several clusters are no error.
+	if _, ok := d.params["cluster"]; ok {
+		if _, err := d.checkCluster(false); err != nil {
+			d.failErr(err)
+			return
+		}
 	}
 	sch, ok := d.app.schema(id.docType)
 	if !ok {
@@ -431,7 +439,14 @@ func (d *docReq) write(id docID) {
 		d.reply(http.StatusOK, true, id)
 		return
 	}
-	outcome := d.s.applyWrite(id, sch, d.op, putFields, update, cond, create)
+	var sel *selection
+	if cond != "" {
+		if sel, err = checkCondition(cond, func(t string) bool { _, ok := d.app.schema(t); return ok }, sch); err != nil {
+			d.failID(http.StatusInternalServerError, id, illegalParameters(err.Error()))
+			return
+		}
+	}
+	outcome := d.s.applyWrite(id, sch, d.op, putFields, update, sel, create)
 	switch outcome.status {
 	case http.StatusOK:
 		d.reply(http.StatusOK, true, id)
@@ -447,18 +462,14 @@ type writeOutcome struct {
 }
 
 // applyWrite performs a put, update or remove atomically, with test-and-set.
-func (s *Server) applyWrite(id docID, sch *Schema, op Operation, putFields []byte, update object, cond string, create bool) writeOutcome {
+// A nil sel is no condition.
+func (s *Server) applyWrite(id docID, sch *Schema, op Operation, putFields []byte, update object, sel *selection, create bool) writeOutcome {
 	out := writeOutcome{status: http.StatusOK}
 	err := s.store.mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
-		if cond != "" && !(create && !exists) {
+		if sel != nil && !(create && !exists) {
 			if !exists {
 				out = conditionFailed(id, "Document does not exist")
 				return nil, false, nil
-			}
-			sel, err := parseSelection(cond)
-			if err != nil {
-				out = writeOutcome{http.StatusBadRequest, "Failed to parse test and set condition: " + err.Error()}
-				return nil, false, nil //nolint:nilerr // the error is answered through out
 			}
 			match, err := sel.matches(id, cur)
 			if err != nil {
@@ -494,6 +505,12 @@ func (s *Server) applyWrite(id docID, sch *Schema, op Operation, putFields []byt
 		return writeOutcome{http.StatusInternalServerError, err.Error()}
 	}
 	return out
+}
+
+// illegalParameters is the message of a content node's ILLEGAL_PARAMETERS
+// reply (DocumentProtocol.ERROR_ILLEGAL_PARAMETERS, 251005).
+func illegalParameters(detail string) string {
+	return "[UNKNOWN(251005) @ tcp/vespatest:19112/default]: ReturnCode(ILLEGAL_PARAMETERS, " + detail + ") "
 }
 
 func conditionFailed(id docID, detail string) writeOutcome {

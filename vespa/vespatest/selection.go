@@ -38,6 +38,14 @@ func triOf(b bool) tri {
 // selection is a parsed document selection.
 type selection struct {
 	root selNode
+	refs []selRef // the document types and fields it names, in order
+}
+
+// selRef is a document type (field "") or a field of one named in a
+// selection, at byte offset pos.
+type selRef struct {
+	docType, field string
+	pos            int
 }
 
 type selNode interface {
@@ -81,7 +89,7 @@ func parseSelection(text string) (*selection, error) {
 	if n, err = p.boolean(n); err != nil {
 		return nil, err
 	}
-	return &selection{root: n}, nil
+	return &selection{root: n, refs: p.refs}, nil
 }
 
 // ---- lexer ----
@@ -260,6 +268,7 @@ type selParser struct {
 	toks []token
 	pos  int
 	text string
+	refs []selRef
 }
 
 func (p *selParser) peek() token { return p.toks[p.pos] }
@@ -526,6 +535,7 @@ func (p *selParser) value() (valueNode, error) {
 		return nil, p.unexpected(part)
 	}
 	if p.peek().kind != tokDot {
+		p.refs = append(p.refs, selRef{docType: t.text, pos: t.pos})
 		return docTypeNode{t.text}, nil
 	}
 	path := []string{}
@@ -537,5 +547,35 @@ func (p *selParser) value() (valueNode, error) {
 		}
 		path = append(path, f.text)
 	}
+	p.refs = append(p.refs, selRef{docType: t.text, field: path[0], pos: t.pos})
 	return fieldNode{docType: t.text, path: path}, nil
+}
+
+// checkCondition checks a test-and-set condition as a content node does
+// before evaluating it (storage/src/vespa/storage/persistence/
+// testandsethelper.cpp): the selection parses with the application's
+// document types (parser.yy: "Document type '%s' not found"), and every field
+// it names is a field of the document's own type (FieldVisitor), else
+// "Condition field '%s' could not be found". Vespa answers either with
+// ILLEGAL_PARAMETERS, which /document/v1 turns into a 500. A nil sch (lenient
+// mode) has every field.
+func checkCondition(cond string, docTypes func(string) bool, sch *Schema) (*selection, error) {
+	sel, err := parseSelection(cond)
+	if err != nil {
+		return nil, fmt.Errorf("Failed to parse test and set condition: %w", err)
+	}
+	for _, r := range sel.refs {
+		if !docTypes(r.docType) {
+			return nil, fmt.Errorf("Failed to parse test and set condition: Document type '%s' not found at column %d when parsing selection '%s'", r.docType, r.pos+1, cond)
+		}
+	}
+	for _, r := range sel.refs {
+		if sch == nil || r.field == "" {
+			continue
+		}
+		if _, ok := sch.field(r.field); !ok {
+			return nil, fmt.Errorf("Condition field '%s' could not be found, or is an imported field. Imported fields are not supported in conditional mutations.", r.field)
+		}
+	}
+	return sel, nil
 }
