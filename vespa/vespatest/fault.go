@@ -42,8 +42,11 @@ type Fault struct {
 	// 412, rejected 400), which handler-level failures (429, 413, 500) lack.
 	Backend bool
 	// Latency is added before answering. If it reaches the request's
-	// timeout parameter, the answer is Vespa's handler timeout: 504
-	// "Timeout after <n>ms", without an id.
+	// timeout, the answer is Vespa's: on /document/v1 its handler timeout,
+	// 504 "Timeout after <n>ms" without an id (the timeout parameter); on
+	// /search/ a result with error code 12 "Timed out" and status 504, the
+	// query's timeout being its timeout parameter, the YQL timeout
+	// annotation or Vespa's default of 500 ms.
 	Latency time.Duration
 	// Drop closes the connection without an answer (HTTP/1.1) or resets the
 	// stream (HTTP/2).

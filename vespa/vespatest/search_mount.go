@@ -50,9 +50,14 @@ func docTypeOf(id string) string {
 
 func newSearchMount(s *Server) http.Handler { return search.NewHandler(corpus{s}) }
 
-// serveSearch runs faults for OpSearch, then the search handler.
+// serveSearch runs faults for OpSearch, then the search handler. A pure
+// latency is the handler's to wait, since only it knows the query's timeout.
 func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
 	f, ok := s.faults.pick(OpSearch, rawPath(r))
+	if ok && f.Latency > 0 && f.Status == 0 && !f.Drop {
+		r = r.WithContext(search.WithLatency(r.Context(), f.Latency))
+		ok = false
+	}
 	if ok {
 		switch runFault(r.Context(), w, r, f, 0) {
 		case faultDone:

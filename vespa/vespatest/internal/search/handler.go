@@ -55,7 +55,8 @@ type request struct {
 	hits       int
 	offset     int
 	timeout    time.Duration
-	timeoutSet bool // the request gave a timeout (parameter or YQL)
+	timeoutSet bool          // the request gave a timeout (parameter or YQL)
+	latency    time.Duration // injected before execution (WithLatency)
 	traceLevel int
 	timing     bool
 }
@@ -76,7 +77,8 @@ func (h *handler) serve(r *http.Request) *result {
 	if e != nil {
 		return errorResult(*e)
 	}
-	res, e := h.execute(req, start)
+	req.latency = latencyFrom(r.Context())
+	res, e := h.execute(r.Context(), req, start)
 	if e != nil {
 		return errorResult(*e)
 	}
