@@ -430,28 +430,52 @@ const (
 	tensorLong
 	tensorShortValue
 	tensorLongValue
+	tensorHex      // short, dense parts as a hex string
+	tensorHexValue // short-value, dense parts as a hex string
 )
 
 func parseTensorFormat(s string) (tensorFormat, bool) {
 	switch s {
-	case "", "short", "hex":
+	case "", "short":
 		return tensorShort, true
+	case "hex":
+		return tensorHex, true
 	case "long":
 		return tensorLong, true
-	case "short-value", "hex-value":
+	case "short-value":
 		return tensorShortValue, true
+	case "hex-value":
+		return tensorHexValue, true
 	case "long-value":
 		return tensorLongValue, true
 	}
 	return 0, false
 }
 
+// withoutHex is f as a JSON visit renders it: Vespa's JsonResponse writes a
+// visited document with only shortForm and directValues
+// (writeDocumentValue: "This does not actually allow for hex format
+// rendering"), so hex is short and hex-value short-value there. A single GET
+// and a JSONL visit (StreamingJsonLinesResponse) keep hex.
+func (f tensorFormat) withoutHex() tensorFormat {
+	switch f {
+	case tensorHex:
+		return tensorShort
+	case tensorHexValue:
+		return tensorShortValue
+	}
+	return f
+}
+
 func (v *tensorValue) render(f tensorFormat) json.RawMessage {
 	var body json.RawMessage
 	key := "cells"
 	long := f == tensorLong || f == tensorLongValue
+	asHex := f == tensorHex || f == tensorHexValue
 	mapped := v.typ.mappedDims()
 	switch {
+	case !long && v.typ.dense() && asHex:
+		key, body = "values", jsonString(v.denseHex(nil))
 	case !long && v.typ.dense():
 		key, body = "values", v.denseJSON(nil)
 	case !long && len(mapped) == 1 && len(v.typ.dims) == 1:
@@ -468,7 +492,11 @@ func (v *tensorValue) render(f tensorFormat) json.RawMessage {
 			label := v.mappedLabel(k)
 			if !seen[label] {
 				seen[label] = true
-				o = append(o, member{label, v.denseJSON([]string{label})})
+				if asHex {
+					o = append(o, member{label, jsonString(v.denseHex([]string{label}))})
+				} else {
+					o = append(o, member{label, v.denseJSON([]string{label})})
+				}
 			}
 		}
 		body = o.marshal()
@@ -491,7 +519,7 @@ func (v *tensorValue) render(f tensorFormat) json.RawMessage {
 		b.WriteByte(']')
 		body = b.Bytes()
 	}
-	if f == tensorShortValue || f == tensorLongValue {
+	if f == tensorShortValue || f == tensorLongValue || f == tensorHexValue {
 		return body
 	}
 	return object{{"type", jsonString(v.typ.String())}, {key, body}}.marshal()
@@ -549,6 +577,29 @@ func (v *tensorValue) denseJSON(mapped []string) json.RawMessage {
 	}
 	nest(0, 0)
 	return b.Bytes()
+}
+
+// denseHex renders the dense part under the given mapped labels as Vespa's
+// JsonFormat.asHexString does: each cell's bits in its cell type (double 16
+// hex digits, float 8, bfloat16 the top 4 of the float's, int8 2), upper
+// case, in index order.
+func (v *tensorValue) denseHex(mapped []string) string {
+	n := v.typ.denseSize()
+	var b strings.Builder
+	for i := range n {
+		x := v.cells[addrKey(v.typ.merge(mapped, v.typ.denseLabels(i)))]
+		switch v.typ.cell {
+		case "float":
+			fmt.Fprintf(&b, "%08X", math.Float32bits(float32(x)))
+		case "bfloat16":
+			fmt.Fprintf(&b, "%04X", math.Float32bits(float32(x))>>16)
+		case "int8":
+			fmt.Fprintf(&b, "%02X", uint8(int8(int32(x)))) //nolint:gosec // G115: Java's (byte) keeps the low 8 bits
+		default:
+			fmt.Fprintf(&b, "%016X", math.Float64bits(x))
+		}
+	}
+	return b.String()
 }
 
 // renderStoredTensor re-renders a stored (short form) tensor in format f.

@@ -178,6 +178,9 @@ func (d *docReq) parseVisit() (*visitSpec, error) {
 			return nil, err
 		}
 		spec.jsonl = jsonl && spec.stream
+		if !spec.jsonl {
+			spec.tensors = spec.tensors.withoutHex()
+		}
 	}
 	if c, ok, err := p.get("continuation"); err != nil {
 		return nil, err
