@@ -35,8 +35,7 @@ func (d *docReq) massOperation(spec *visitSpec) {
 			d.w.Header().Set("X-Vespa-Ignored-Fields", "true")
 		}
 	}
-	chunk, _ := d.params.duration("timeChunk", 60*time.Second)
-	deadline := time.Now().Add(min(chunk, spec.timeout))
+	deadline := time.Now().Add(d.massSession(spec))
 	spec.wanted = 1 << 62
 	count := 0
 	var failure string
@@ -87,4 +86,44 @@ func (d *docReq) massOperation(spec *visitSpec) {
 		body = append(body, member{"continuation", jsonString(next.String())})
 	}
 	writeJSON(d.w, http.StatusOK, body)
+}
+
+// visitSessionTimeout is DocumentV1ApiHandler.visitTimeout: the visitor
+// session ends before the request does, max(timeout − 5 s, 9/10 timeout −
+// 100 ms), at least 1 ms, so that it answers before the handler times out.
+func visitSessionTimeout(timeout time.Duration) time.Duration {
+	return max(time.Millisecond, timeout-5*time.Second, timeout*9/10-100*time.Millisecond)
+}
+
+// massSession is how long a mass operation's visitor session runs:
+// min(timeChunk, visitSessionTimeout), as parseParameters sets it.
+func (d *docReq) massSession(spec *visitSpec) time.Duration {
+	chunk, _ := d.params.duration("timeChunk", 60*time.Second)
+	return min(chunk, visitSessionTimeout(spec.timeout))
+}
+
+// massLatency runs an injected latency on a mass operation. The visitor
+// session, not the handler, times out first: Vespa then answers 200 with
+// the progress so far as the continuation (a mass operation's session is
+// not visitInconsistentBuckets, so its TIMEOUT falls through to SUCCESS in
+// DocumentV1ApiHandler.visit), never 504. It reports whether the request is
+// answered; otherwise the rest of the fault (status, drop) is still to run.
+func (d *docReq) massLatency(spec *visitSpec, latency time.Duration) bool {
+	session := d.massSession(spec)
+	t := time.NewTimer(min(latency, session))
+	defer t.Stop()
+	select {
+	case <-d.r.Context().Done():
+		return true
+	case <-t.C:
+	}
+	if latency < session {
+		return false
+	}
+	body := object{{"pathId", jsonString(d.pathID)}, {"documentCount", jsonInt(0)}}
+	if d.trace > 0 {
+		body = append(body, member{"trace", d.traceJSON(docID{})})
+	}
+	writeJSON(d.w, http.StatusOK, append(body, member{"continuation", jsonString(spec.token.String())}))
+	return true
 }

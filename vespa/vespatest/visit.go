@@ -439,6 +439,12 @@ func (d *docReq) visitFault(spec *visitSpec) bool {
 	if !ok {
 		return false
 	}
+	if d.op != OpVisit && f.Latency > 0 {
+		if d.massLatency(spec, f.Latency) {
+			return true
+		}
+		f.Latency = 0
+	}
 	switch runFault(d.r.Context(), d.w, d.r, f, d.timeout) {
 	case faultDone:
 		return true
