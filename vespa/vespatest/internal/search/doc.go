@@ -12,8 +12,9 @@
 // ({"ranking":{"profile":"p"}} is ranking.profile=p); objects under input.* stay raw JSON, arrays
 // stay JSON text, and URL parameters override the body. Parameters: yql; query (model.queryString)
 // with type (model.type: weakAnd, the default, any, all, phrase, raw) and default-index; hits/count
-// (default 10, at most 400); offset/start (at most 1000); timeout (seconds, or with ms/s/m; default
-// 500 ms); ranking/ranking.profile (see Rank profiles); presentation.summary (accepted and
+// (default 10, at most 400); offset/start (at most 1000); timeout (read as Vespa's
+// ParameterParser does: a number and an optional unit ks, s, ms or µs, any other unit meaning
+// seconds, so 1e1s is 1 s; default 500 ms); ranking/ranking.profile (see Rank profiles); presentation.summary (accepted and
 // ignored: hits show the default summary); sorting (+f -f); sources/restrict; trace.level (adds a
 // short trace); presentation.timing; input.query(x), ranking.features.query(x),
 // rankfeature.query(x).
