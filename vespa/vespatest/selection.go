@@ -305,35 +305,23 @@ func (p *selParser) boolean(n selNode) (selNode, error) {
 }
 
 func (p *selParser) or() (selNode, error) {
-	left, err := p.and()
-	if err != nil {
-		return nil, err
-	}
-	for isKeyword(p.peek(), "or") {
-		p.next()
-		right, err := p.and()
-		if err != nil {
-			return nil, err
-		}
-		if left, err = p.boolean(left); err != nil {
-			return nil, err
-		}
-		if right, err = p.boolean(right); err != nil {
-			return nil, err
-		}
-		left = orNode{left, right}
-	}
-	return left, nil
+	return p.joined("or", p.and, func(l, r selNode) selNode { return orNode{l, r} })
 }
 
 func (p *selParser) and() (selNode, error) {
-	left, err := p.not()
+	return p.joined("and", p.not, func(l, r selNode) selNode { return andNode{l, r} })
+}
+
+// joined parses operands joined by the keyword kw, left to right; each
+// joined operand must be a boolean.
+func (p *selParser) joined(kw string, operand func() (selNode, error), join func(l, r selNode) selNode) (selNode, error) {
+	left, err := operand()
 	if err != nil {
 		return nil, err
 	}
-	for isKeyword(p.peek(), "and") {
+	for isKeyword(p.peek(), kw) {
 		p.next()
-		right, err := p.not()
+		right, err := operand()
 		if err != nil {
 			return nil, err
 		}
@@ -343,7 +331,7 @@ func (p *selParser) and() (selNode, error) {
 		if right, err = p.boolean(right); err != nil {
 			return nil, err
 		}
-		left = andNode{left, right}
+		left = join(left, right)
 	}
 	return left, nil
 }
