@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/govespa/govespa/vespa/query"
 )
@@ -33,6 +34,13 @@ func (s *suite) testQuery(t *testing.T) {
 // search runs req and fails t on an error or a result carrying errors.
 func (s *suite) search(t *testing.T, qc *query.Client, req *query.Request) (*query.Result, []hitSong) {
 	t.Helper()
+	if req.Timeout == 0 {
+		// Vespa's default of 500 ms bounds the whole call at 1.55 s; the
+		// emulator does not time a query out itself and an exact
+		// nearestNeighbor over the suite's songs may take longer under
+		// -race on a busy machine.
+		req.Timeout = 10 * time.Second
+	}
 	res, err := qc.Search(s.ctx, req)
 	if err != nil {
 		t.Fatalf("[%s] search %q: %v", s.tg.Name(), req.YQL, err)

@@ -9,12 +9,12 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/go-resty/resty/v2"
-
+	"github.com/govespa/govespa/vespa/internal/wire"
 	"github.com/govespa/govespa/vespa/retries"
 )
 
@@ -24,23 +24,42 @@ import (
 // safe for concurrent use. The zero value is not usable.
 type Client struct {
 	endpoint   *url.URL
-	base       string // endpoint without trailing '/'
-	prefix     string // escaped path of the endpoint without trailing '/'
-	cfg        config
-	tlsCfg     *tls.Config
-	hc         *http.Client // shared, on transport
+	base       string          // endpoint without trailing '/'
+	root       string          // scheme://host of the endpoint
+	prefix     string          // escaped path of the endpoint without trailing '/'
+	cfg        func() *config  // behind a closure, as sec: see secrets
+	sec        func() *secrets // the credentials and TLS settings
+	hc         *http.Client    // shared, on transport; never follows redirects
 	transport  http.RoundTripper
-	rc         *resty.Client
+	x          *wire.Exchange // the exchange of health checks and visit pages
 	logger     *slog.Logger
 	policy     retries.Policy
-	auth       string
-	authValue  []string // {auth}, shared by every request's header (never mutated)
-	uaValue    []string // {user agent}, likewise
 	timeout    time.Duration
 	closeOnce  sync.Once
 	mu         sync.Mutex
 	transports []*headerTransport // made by NewHTTPClient, closed by Close
 }
+
+// secrets holds what a Client sends as credentials, and its TLS settings
+// (client certificates and their keys). A Client and its transports reach
+// it, and their config, only through a closure: fmt prints a func as an
+// address, whatever the verb and however deep, so no formatting of any
+// value that holds a *Client (or even a copy of a Client: the "bad verb"
+// forms such as %t and %s print a nested pointer's fields) reaches a token,
+// a header value or a private key.
+type secrets struct {
+	auth      string   // "Bearer <token>" or ""
+	authValue []string // {auth}, shared by every request's header (never mutated)
+	uaValue   []string // {user agent}, likewise
+	headers   http.Header
+	tls       *tls.Config
+}
+
+// Format hides the credentials from every verb.
+func (*secrets) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, "[REDACTED]") }
+
+// Format hides the configuration from every verb.
+func (*config) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, "[REDACTED]") }
 
 // NewClient returns a client for the Vespa endpoint, such as
 // "http://localhost:8080" or "https://x.y.z.vespa-app.cloud". The endpoint
@@ -72,53 +91,82 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	sec := &secrets{headers: cfg.headers, tls: tlsCfg}
+	if cfg.token != "" {
+		sec.auth = "Bearer " + string(cfg.token)
+	}
+	sec.authValue, sec.uaValue = []string{sec.auth}, []string{cfg.userAgent}
+	conf := &cfg
 	c := &Client{
 		endpoint: u,
 		base:     strings.TrimSuffix(u.String(), "/"),
+		root:     u.Scheme + "://" + u.Host,
 		prefix:   strings.TrimRight(u.EscapedPath(), "/"),
-		cfg:      cfg,
-		tlsCfg:   tlsCfg,
+		cfg:      func() *config { return conf },
+		sec:      func() *secrets { return sec },
 		logger:   cfg.logger,
 		policy:   policy,
 		timeout:  cfg.timeout,
 	}
-	if cfg.token != "" {
-		c.auth = "Bearer " + string(cfg.token)
+	ht, err := c.newHeaderTransport()
+	if err != nil {
+		return nil, err
 	}
-	c.authValue, c.uaValue = []string{c.auth}, []string{cfg.userAgent}
-	ht := c.newHeaderTransport()
 	c.transport = ht
-	c.hc = &http.Client{Transport: ht}
-	// resty gets its own *http.Client on the same transport, so that its
-	// settings (redirect policy) never leak into HTTPClient. Its retries and
-	// debug mode stay off: retries re-send reader bodies empty, and debug
-	// logs print Authorization.
-	c.rc = resty.NewWithClient(&http.Client{Transport: ht}).
-		SetRetryCount(0).
-		SetDebug(false).
-		SetHeader("User-Agent", cfg.userAgent).
-		SetLogger(restyLogger{c.logger})
+	c.x = wire.New(wire.Config{Transport: ht, UserAgent: cfg.userAgent, Logger: c.logger})
+	c.hc = c.x.HTTPClient()
 	return c, nil
 }
 
 func parseEndpoint(endpoint string) (*url.URL, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil {
-		return nil, fmt.Errorf("vespa: invalid endpoint %q: %w", endpoint, err)
+		// Neither the endpoint nor url.Parse's error (which repeats it) is
+		// shown: it may hold a password.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("vespa: invalid endpoint %s: %w", redactEndpoint(endpoint), err)
+	}
+	shown := wire.RedactURL(endpoint)
+	if i := strings.LastIndexByte(shown, '@'); i >= 0 { // user information that url.Parse did not see as such
+		shown = "[REDACTED]" + shown[i:]
 	}
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, fmt.Errorf("vespa: invalid endpoint %q: the scheme must be http or https", endpoint)
+		return nil, fmt.Errorf("vespa: invalid endpoint %q: the scheme must be http or https", shown)
 	case u.Host == "" || u.Hostname() == "":
-		return nil, fmt.Errorf("vespa: invalid endpoint %q: no host", endpoint)
+		return nil, fmt.Errorf("vespa: invalid endpoint %q: no host", shown)
 	case u.RawQuery != "" || u.ForceQuery:
-		return nil, fmt.Errorf("vespa: invalid endpoint %q: it must not have a query", endpoint)
+		return nil, fmt.Errorf("vespa: invalid endpoint %q: it must not have a query", shown)
 	case u.Fragment != "":
-		return nil, fmt.Errorf("vespa: invalid endpoint %q: it must not have a fragment", endpoint)
+		return nil, fmt.Errorf("vespa: invalid endpoint %q: it must not have a fragment", shown)
 	case u.User != nil:
 		return nil, errors.New("vespa: invalid endpoint: it must not hold user information (use WithToken or WithHeader)")
 	}
 	return u, nil
+}
+
+// redactEndpoint returns an endpoint that does not parse without what may
+// be user information: everything between "//" and the last '@' before the
+// path.
+func redactEndpoint(s string) string {
+	rest := s
+	if i := strings.Index(s, "//"); i >= 0 {
+		rest = s[i+2:]
+		if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+			rest = rest[:j]
+		}
+		if k := strings.LastIndexByte(rest, '@'); k >= 0 {
+			return strconv.Quote(s[:i+2] + "[REDACTED]" + s[i+2+k:])
+		}
+		return strconv.Quote(s)
+	}
+	if strings.Contains(s, "@") {
+		return "(not shown: it may hold a password)"
+	}
+	return strconv.Quote(s)
 }
 
 // isLoopback reports whether host is localhost or a loopback IP address.
@@ -130,12 +178,29 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-func (c *Client) newHeaderTransport() *headerTransport {
-	base := c.cfg.baseTransport
-	if base == nil {
-		base = newTransport(&c.cfg, c.tlsCfg)
+// newHeaderTransport returns a new transport with its own connection pool,
+// wrapped by WithTransportWrapper's function.
+func (c *Client) newHeaderTransport() (*headerTransport, error) {
+	cfg, tlsCfg := c.cfg(), c.sec().tls
+	raw := cfg.baseTransport
+	if raw == nil {
+		raw = newTransport(cfg, tlsCfg)
 	}
-	return &headerTransport{base: base, auth: c.auth, ua: c.cfg.userAgent, headers: c.cfg.headers}
+	base := raw
+	if cfg.wrapper != nil {
+		if base = cfg.wrapper(raw); base == nil {
+			return nil, errors.New("vespa: WithTransportWrapper: the function returned a nil http.RoundTripper")
+		}
+	}
+	return &headerTransport{
+		base:     base,
+		raw:      raw,
+		sec:      c.sec,
+		scheme:   c.endpoint.Scheme,
+		host:     c.endpoint.Host,
+		origin:   wire.Origin(c.endpoint),
+		hasCerts: len(tlsCfg.Certificates) > 0 || tlsCfg.GetClientCertificate != nil,
+	}, nil
 }
 
 // Close closes the idle connections of the client and of every client made
@@ -162,19 +227,27 @@ func (c *Client) Endpoint() *url.URL {
 
 // HTTPClient returns the client's shared *http.Client. Its transport does TLS
 // (and mutual TLS) and adds Authorization, User-Agent and the extra headers
-// to each request; it never retries and has no Timeout: deadlines come from
-// the request's context.
+// to each request for the endpoint's origin (and to no other); it never
+// retries, never follows a redirect (a 3xx is returned as the response) and
+// has no Timeout: deadlines come from the request's context.
 func (c *Client) HTTPClient() *http.Client { return c.hc }
 
 // NewHTTPClient returns a new *http.Client with its own transport and
-// connection pool, and the same settings as [Client.HTTPClient]. The feeder
-// makes one per connection. [Client.Close] closes its idle connections too.
+// connection pool (wrapped by [WithTransportWrapper]'s function), and the
+// same settings as [Client.HTTPClient]. The feeder makes one per
+// connection. [Client.Close] closes its idle connections too.
 func (c *Client) NewHTTPClient() *http.Client {
-	t := c.newHeaderTransport()
+	t, err := c.newHeaderTransport()
+	if err != nil {
+		// The wrapper gave a transport at NewClient and not now: send
+		// through the shared transport rather than fail.
+		c.logger.Warn("vespa: NewHTTPClient: " + err.Error() + "; using the shared transport")
+		return &http.Client{Transport: c.transport, CheckRedirect: wire.NoRedirects}
+	}
 	c.mu.Lock()
 	c.transports = append(c.transports, t)
 	c.mu.Unlock()
-	return &http.Client{Transport: t}
+	return &http.Client{Transport: t, CheckRedirect: wire.NoRedirects}
 }
 
 // Logger returns the client's logger; never nil (it discards by default).
@@ -193,14 +266,6 @@ func (c *Client) Timeout() time.Duration { return c.timeout }
 func (c *Client) String() string {
 	return fmt.Sprintf("vespa.Client(%s)", c.base)
 }
-
-// restyLogger routes resty's own messages to the client's logger at debug
-// level.
-type restyLogger struct{ l *slog.Logger }
-
-func (r restyLogger) Errorf(format string, v ...any) { r.l.Debug(fmt.Sprintf("resty: "+format, v...)) }
-func (r restyLogger) Warnf(format string, v ...any)  { r.l.Debug(fmt.Sprintf("resty: "+format, v...)) }
-func (r restyLogger) Debugf(format string, v ...any) { r.l.Debug(fmt.Sprintf("resty: "+format, v...)) }
 
 // Format writes [Client.String] for every verb, so that no formatting of a
 // client (%#v included) shows its credentials.

@@ -51,14 +51,34 @@
 // the request path. errors.Is matches it against sentinels such as
 // [ErrNotFound] (404), [ErrConditionNotMet] (412) and [ErrTooManyRequests]
 // (429); errors.As (or errors.AsType[*vespa.Error] on Go 1.26) reads its
-// fields. Transport failures are *Error values with Status 0 that unwrap to
-// their cause, so errors.Is(err, context.DeadlineExceeded) keeps working.
+// fields. The same type and sentinels serve every package of the SDK (a
+// query's error wraps one). Transport failures are *Error values with Status
+// 0 that unwrap to their cause, so errors.Is(err, context.DeadlineExceeded)
+// keeps working.
+//
+// The client never follows a redirect (a 3xx is an error matching
+// [ErrRedirect] that names the Location; nothing is written), never takes a
+// 2xx that is not Vespa's JSON for a success ([ErrMalformedResponse]), reads
+// at most [WithDocumentLimit] or [WithVisitPageLimit] bytes of an answer
+// ([ErrResponseTooLarge]), and sends its credentials only to the endpoint's
+// origin.
 //
 // # Retries
 //
 // Every synchronous request runs under the client's retry policy
 // ([retries.SyncRequest] unless replaced with [WithRetryPolicy]). The HTTP
-// layer itself never retries.
+// layer itself never retries. A Retry-After is honoured up to the policy's
+// cap and never beyond 60 s. Non-idempotent operations (updates with
+// arithmetic or add, conditional writes; see [OperationOptions.Resend]) are
+// not re-sent after a connection error that may have reached the server.
+// When ctx ends while the policy waits, the error matches both ctx's error
+// and the last outcome.
+//
+// # Instrumentation
+//
+// [WithTransportWrapper] wraps every transport the client makes (the shared
+// one and each feeder connection), so that one wrapper sees every request;
+// [OperationOptions.Header] adds headers to one operation.
 //
 // # Lower level
 //

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/govespa/govespa/vespa/internal/wire"
 	"github.com/govespa/govespa/vespa/retries"
 )
 
@@ -68,15 +69,32 @@ func (c *Client) Remove(ctx context.Context, id DocumentID, opts OperationOption
 }
 
 // do runs one operation under the client's policy and turns a non-2xx
-// outcome into an *Error.
+// outcome into an *Error. A non-idempotent operation (see
+// [OperationOptions.Resend]) is not re-sent after a connection error that
+// may have reached the server. When ctx ends while the policy waits, the
+// error matches both ctx's error and the last outcome.
 func (c *Client) do(ctx context.Context, kind OperationKind, id DocumentID, body []byte, opts OperationOptions) (*Result, error) {
 	if err := id.validateFast(); err != nil {
 		return nil, err
 	}
+	policy := c.policy
+	if !opts.Resend && !idempotent(kind, body, &opts) {
+		policy = policy.WithRetryIf(func(o retries.Outcome) bool {
+			if o.Err != nil && !wire.NotSent(o.Err) {
+				return false
+			}
+			return c.policy.ShouldRetry(o)
+		})
+	}
 	attempts := 0
-	r, err := retries.Run(ctx, c.policy, func(ctx context.Context) (*Result, error) {
+	r, err := wire.Run(ctx, policy, func(ctx context.Context) (*Result, error) {
 		attempts++
 		return c.SendOnce(ctx, nil, kind, id, body, opts)
+	}, func(r *Result, err error) error {
+		if err != nil {
+			return err
+		}
+		return ErrorFromResult(r, kind.String())
 	})
 	if attempts > 1 {
 		c.logger.DebugContext(ctx, "vespa request retried", "op", kind.String(), "id", id.String(), "attempts", attempts)
@@ -89,6 +107,63 @@ func (c *Client) do(ctx context.Context, kind OperationKind, id DocumentID, body
 		return r, &Error{Op: kind.String(), ID: id.String(), Path: id.Path(), Err: err}
 	}
 	return r, ErrorFromResult(r, kind.String())
+}
+
+// idempotent reports whether sending the operation twice has the effect of
+// sending it once: a get, a remove or a put without a condition, an update
+// without a condition whose operations all set values (assign, remove,
+// replace). Arithmetic, add (which appends to an array), a tensor modify
+// that adds or multiplies, and any condition (the second attempt would be
+// judged against the first one's result) are not.
+func idempotent(kind OperationKind, body []byte, opts *OperationOptions) bool {
+	if kind == OpGet {
+		return true
+	}
+	if opts.Condition != "" {
+		return false
+	}
+	if kind != OpUpdate {
+		return true
+	}
+	return updateIdempotent(body)
+}
+
+// updateIdempotent reports whether the update body {"fields":{f:{op:v}}}
+// has only idempotent operations. A body it cannot read counts as not.
+func updateIdempotent(body []byte) bool {
+	var u struct {
+		Fields map[string]map[string]json.RawMessage `json:"fields"`
+	}
+	if json.Unmarshal(body, &u) != nil {
+		return false
+	}
+	for _, ops := range u.Fields {
+		for op, v := range ops {
+			switch op {
+			case "assign", "remove":
+			case "match":
+				var m map[string]json.RawMessage
+				if json.Unmarshal(v, &m) != nil {
+					return false
+				}
+				for k := range m {
+					if k != "element" && k != "assign" {
+						return false
+					}
+				}
+			case "modify":
+				var m struct {
+					Operation string `json:"operation"`
+				}
+				if json.Unmarshal(v, &m) != nil || m.Operation != string(TensorReplace) {
+					return false
+				}
+			default: // increment, decrement, multiply, divide, add, and what is unknown
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // putBody returns {"fields": <fields>}.

@@ -163,7 +163,7 @@ func TestClient_Deadline(t *testing.T) {
 	var deadline time.Time
 	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		deadline, _ = r.Context().Deadline()
-		return jsonResponse(200, `{}`), nil
+		return jsonResponse(200, `{"pathId":"/document/v1/ns/music/docid/a","id":"id:ns:music::a"}`), nil
 	})
 	c := newTestClient(t, "http://localhost:8080", vespa.WithBaseTransport(rt))
 	start := time.Now()

@@ -2,112 +2,86 @@ package vespa
 
 import (
 	"errors"
-	"fmt"
-	"net/http"
-	"net/url"
-	"strings"
+
+	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
-// Sentinels matched by [*Error] through errors.Is, one per outcome status.
+// Sentinels matched through errors.Is by the [*Error] of any package of the
+// SDK (vespa, feed, query, cloud, deploy, models), one per outcome: the same
+// status gives the same sentinel wherever the request was made.
 var (
 	// ErrBadRequest matches a 400: bad path, parameter, JSON, selection,
 	// unknown document type or field.
-	ErrBadRequest = errors.New("vespa: bad request")
+	ErrBadRequest = wire.ErrBadRequest
+	// ErrUnauthorized matches a 401: the client is not authenticated (a
+	// missing or wrong token or certificate).
+	ErrUnauthorized = wire.ErrUnauthorized
+	// ErrForbidden matches a 403: the client may not do this.
+	ErrForbidden = wire.ErrForbidden
 	// ErrNotFound matches a 404: a Get of a document that does not exist
 	// (update and remove of a missing document succeed with 200), or an
 	// unknown API path.
-	ErrNotFound = errors.New("vespa: not found")
+	ErrNotFound = wire.ErrNotFound
+	// ErrConflict matches a 409: the server's state conflicts with the
+	// request (a control-plane deployment in progress, say).
+	ErrConflict = wire.ErrConflict
 	// ErrConditionNotMet matches a 412: the test-and-set condition was false,
 	// or a condition was given for a missing document without create.
-	ErrConditionNotMet = errors.New("vespa: condition not met")
+	ErrConditionNotMet = wire.ErrConditionNotMet
 	// ErrTooLarge matches a 413: the request body exceeds the server's limit.
-	ErrTooLarge = errors.New("vespa: request too large")
+	ErrTooLarge = wire.ErrTooLarge
 	// ErrTooManyRequests matches a 429: the container is overloaded.
-	ErrTooManyRequests = errors.New("vespa: too many requests")
+	ErrTooManyRequests = wire.ErrTooManyRequests
 	// ErrUnavailable matches a 503: the container is overloaded or not ready.
-	ErrUnavailable = errors.New("vespa: service unavailable")
+	ErrUnavailable = wire.ErrUnavailable
 	// ErrTimeout matches a 504: the operation timed out in Vespa.
-	ErrTimeout = errors.New("vespa: timeout")
+	ErrTimeout = wire.ErrTimeout
 	// ErrInsufficientStorage matches a 507: the content cluster blocks feed
 	// because disk or memory is full.
-	ErrInsufficientStorage = errors.New("vespa: insufficient storage")
+	ErrInsufficientStorage = wire.ErrInsufficientStorage
+	// ErrRedirect matches any 3xx. Vespa never redirects /document/v1 or
+	// /search/, so the data plane and queries never follow a redirect: the
+	// answer of something in front of Vespa (an http→https hop, a login
+	// proxy) is an error naming its status and Location, and nothing is
+	// written or sent elsewhere. Check the endpoint.
+	ErrRedirect = wire.ErrRedirect
+	// ErrMalformedResponse matches a 2xx answer whose body is not the JSON
+	// Vespa sends (an HTML login page, a truncated or empty body): it is
+	// never taken for a success. The error quotes the start of the body.
+	ErrMalformedResponse = wire.ErrMalformedResponse
+	// ErrResponseTooLarge matches an answer larger than the client's limit
+	// on what it reads into memory ([WithResponseLimit]).
+	ErrResponseTooLarge = wire.ErrResponseTooLarge
 )
 
-var sentinelStatus = map[error]int{
-	ErrBadRequest:          http.StatusBadRequest,
-	ErrNotFound:            http.StatusNotFound,
-	ErrConditionNotMet:     http.StatusPreconditionFailed,
-	ErrTooLarge:            http.StatusRequestEntityTooLarge,
-	ErrTooManyRequests:     http.StatusTooManyRequests,
-	ErrUnavailable:         http.StatusServiceUnavailable,
-	ErrTimeout:             http.StatusGatewayTimeout,
-	ErrInsufficientStorage: http.StatusInsufficientStorage,
-}
-
-// Error is the error of a failed Vespa request: either a response with a
-// status other than 2xx (Status set), or a transport failure (Status 0, Err
-// set). It never contains credentials.
-type Error struct {
-	// Status is the HTTP status; 0 when no response was received.
-	Status int
-	// Message is Vespa's "message", or a short excerpt of a body that was not
-	// Vespa JSON (such as a proxy's HTML error page).
-	Message string
-	// ID is the document ID the request was about, as text; may be empty.
-	ID string
-	// Op is the operation: "get", "put", "update", "remove" or another verb.
-	Op string
-	// Path is the request path (percent-encoded, without the query).
-	Path string
-	// Err is the underlying cause (transport failure, context error), if any.
-	Err error
-}
-
-// Error returns "vespa: <op> <id>: <status> <text>: <message>" (parts that
-// are empty are left out).
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString("vespa: ")
-	if e.Op != "" {
-		b.WriteString(e.Op)
-		b.WriteByte(' ')
-	}
-	switch {
-	case e.ID != "":
-		b.WriteString(quoteShort(e.ID, 200))
-	case e.Path != "":
-		b.WriteString(e.Path)
-	}
-	if e.Status != 0 {
-		fmt.Fprintf(&b, ": status %d %s", e.Status, http.StatusText(e.Status))
-	}
-	if e.Message != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Message)
-	}
-	if e.Err != nil {
-		b.WriteString(": ")
-		b.WriteString(e.Err.Error())
-	}
-	return b.String()
-}
-
-// StatusCode returns the HTTP status, 0 when no response was received.
-func (e *Error) StatusCode() int { return e.Status }
-
-// Unwrap returns the underlying cause.
-func (e *Error) Unwrap() error { return e.Err }
-
-// Is reports whether target is the sentinel of e's status ([ErrNotFound] for
-// 404, and so on).
-func (e *Error) Is(target error) bool {
-	status, ok := sentinelStatus[target]
-	return ok && status == e.Status
-}
+// Error is the error of a failed request, the same type in every package of
+// the SDK: either an answer with a status other than 2xx (Status set), a 2xx
+// answer that is not Vespa's ([ErrMalformedResponse]), a 3xx that was not
+// followed ([ErrRedirect], Location set), or a transport failure (Status 0,
+// Err set, its text without the URL). Its fields:
+//
+//   - Status: the HTTP status; 0 when no response was received.
+//   - Message: Vespa's "message", or a short excerpt of a body that was not
+//     Vespa JSON (such as a proxy's HTML error page).
+//   - ID: the document ID the request was about, as text; may be empty.
+//   - Op: "get", "put", "update", "remove", "visit", "query", "health" or a
+//     control-plane verb.
+//   - Path: the request path (percent-encoded, without the query).
+//   - Location: the Location of a 3xx, without user information or query.
+//   - Err: the underlying cause (transport failure, context error), if any.
+//
+// errors.Is matches it against the sentinel of its status ([ErrNotFound]
+// for 404, and so on) and against its cause. When the context ends while a
+// retry waits, the error is the last answer's (its Status, Message) with
+// the context's error as its cause, so both match. RetryAfter returns the
+// server's Retry-After hint (at most 60 s). It never contains credentials
+// or a query string.
+type Error = wire.Error
 
 // ErrorFromResult returns nil when r has a 2xx status, and otherwise an
-// [*Error] with r's status, message (or body excerpt), document ID and path,
-// for the operation named op ("put", "get", ...). A nil r gives nil.
+// [*Error] with r's status, message (or body excerpt), document ID, path and
+// Retry-After, for the operation named op ("put", "get", ...). A nil r gives
+// nil.
 func ErrorFromResult(r *Result, op string) error {
 	if r == nil || r.Status >= 200 && r.Status < 300 {
 		return nil
@@ -120,26 +94,9 @@ func ErrorFromResult(r *Result, op string) error {
 	if !r.ID.IsZero() {
 		id = r.ID.String()
 	}
-	return &Error{Status: r.Status, Message: msg, ID: id, Op: op, Path: r.Path}
+	e := &Error{Status: r.Status, Message: msg, ID: id, Op: op, Path: r.Path}
+	wire.SetRetryAfter(e, r.retryAfter, r.hasRetry)
+	return e
 }
 
 var errUnknownKind = errors.New("vespa: unknown operation kind")
-
-// unwrapURLError hides the *url.Error layer's text, which repeats the URL
-// (the *Error around it names the path already), but keeps the *url.Error in
-// the chain: retry classification ([retries.IsConnectionError]) recognises a
-// dropped connection as an io.EOF inside a *url.Error.
-func unwrapURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) && ue.Err != nil {
-		return &transportError{ue: ue}
-	}
-	return err
-}
-
-// transportError prints a transport failure without its URL and unwraps to
-// the original *url.Error.
-type transportError struct{ ue *url.Error }
-
-func (e *transportError) Error() string { return e.ue.Err.Error() }
-func (e *transportError) Unwrap() error { return e.ue }

@@ -81,7 +81,7 @@ func ExampleClient_Get_notFound() {
 
 // A status other than 2xx comes back as an *Error: errors.Is matches it
 // against the sentinel of its status (ErrNotFound, ErrConditionNotMet,
-// ErrTooManyRequests, ...), and errors.AsType reads its details. Both see
+// ErrTooManyRequests, ...), and errors.As reads its details. Both see
 // through any wrapping the caller adds.
 func ExampleError() {
 	srv := newExampleVespa()

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
+
+	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
 // ErrNotReady is matched by the error of [Client.Health] when the container
@@ -18,9 +21,13 @@ var ErrNotReady = errors.New("vespa: not ready")
 // error matching [ErrNotReady]; a failed request gives an [*Error].
 func (c *Client) Health(ctx context.Context) error {
 	const path = "/state/v1/health"
-	resp, err := c.rc.R().SetContext(ctx).SetHeader("Accept", "application/json").Get(c.base + path)
+	resp, err := c.x.Do(ctx, &wire.Request{
+		Op: "health", Path: c.prefix + path, Method: http.MethodGet, URL: c.base + path,
+		Header: http.Header{"Accept": {"application/json"}},
+		Limit:  wire.DefaultSmallLimit, Timeout: HealthTimeout,
+	})
 	if err != nil {
-		return &Error{Op: "health", Path: path, Err: unwrapURLError(err)}
+		return err
 	}
 	var h struct {
 		Status struct {
@@ -28,8 +35,11 @@ func (c *Client) Health(ctx context.Context) error {
 			Message string `json:"message"`
 		} `json:"status"`
 	}
-	if err := json.Unmarshal(resp.Body(), &h); err != nil || h.Status.Code == "" {
-		return &Error{Op: "health", Path: path, Status: resp.StatusCode(), Message: excerpt(resp.Body())}
+	if err := json.Unmarshal(resp.Body, &h); err != nil || h.Status.Code == "" {
+		if resp.OK() {
+			return wire.Malformed("health", "", c.prefix+path, resp.Status, resp.Body, "not a /state/v1/health answer (no status.code)")
+		}
+		return wire.StatusError("health", "", c.prefix+path, resp, "")
 	}
 	if h.Status.Code != "up" {
 		msg := h.Status.Code
@@ -40,6 +50,10 @@ func (c *Client) Health(ctx context.Context) error {
 	}
 	return nil
 }
+
+// HealthTimeout bounds one [Client.Health] request, when ctx has no earlier
+// deadline.
+const HealthTimeout = 10 * time.Second
 
 // readyPoll is the interval between health checks of WaitUntilReady.
 const readyPoll = 500 * time.Millisecond

@@ -86,6 +86,18 @@ type OperationOptions struct {
 	DryRun bool
 	// Gzip compresses the request body (put, update) with gzip.
 	Gzip bool
+	// Header holds headers of this request only (a request ID, say), sent
+	// with the client's own; the client's Authorization, User-Agent and
+	// [WithHeader] values win over the same names here. Nil: none.
+	Header http.Header
+	// Resend lets the client re-send a non-idempotent operation — an update
+	// with arithmetic (increment, decrement, multiply, divide), add or a
+	// tensor modify other than replace, or any write with a Condition —
+	// after a connection error that may have reached the server. By default
+	// such an operation is re-sent only after errors that prove nothing was
+	// sent (a refused connection, a failed DNS lookup), so that an increment
+	// is never applied twice; 429 answers are retried either way.
+	Resend bool
 }
 
 // defaultServerTimeout is Vespa's own timeout when none is sent; the client

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/govespa/govespa/vespa/internal/wire"
 	"github.com/govespa/govespa/vespa/retries"
 )
 
@@ -126,6 +127,42 @@ func WithRetryAttempts(n int) Option { return attemptsOption(n) }
 // not be negative.
 func WithTimeout(d time.Duration) Option { return timeoutOption(d) }
 
+// WithTransportWrapper wraps every transport the client makes — the shared
+// one ([Client.HTTPClient], used by documents, visits and queries) and each
+// one [Client.NewHTTPClient] makes (one per feeder connection) — with
+// wrap(base), so that one wrapper sees every request of the client:
+// OpenTelemetry's otelhttp.NewTransport, metrics, request IDs. wrap is
+// called once per transport, at [NewClient] and at each NewHTTPClient; it
+// must return a non-nil RoundTripper that passes requests on to base (it
+// may add headers), and must not retry. base is the client's own transport
+// (TLS, connection pool); the requests the wrapper sees carry the client's
+// credentials (Authorization), so a wrapper that logs must leave them out.
+// A nil wrap is an error. Default: no wrapper.
+func WithTransportWrapper(wrap func(base http.RoundTripper) http.RoundTripper) Option {
+	return wrapperOption{wrap}
+}
+
+// WithDocumentLimit bounds the answer to one document operation that the
+// client reads into memory (a get's document, mostly). A larger answer is an
+// [*Error] matching [ErrResponseTooLarge], and the rest of it is not read.
+// Default [DefaultDocumentLimit] (64 MiB); n must be positive.
+func WithDocumentLimit(n int64) Option { return limitOption{name: "WithDocumentLimit", n: n} }
+
+// WithVisitPageLimit bounds one page of a visit (or of a remove or update
+// by selection) read into memory, as [WithDocumentLimit] does for
+// documents. Default [DefaultVisitPageLimit] (256 MiB); n must be positive.
+func WithVisitPageLimit(n int64) Option {
+	return limitOption{name: "WithVisitPageLimit", n: n, visit: true}
+}
+
+// The default limits on answers read into memory.
+const (
+	// DefaultDocumentLimit is the default of [WithDocumentLimit].
+	DefaultDocumentLimit = wire.DefaultDocumentLimit
+	// DefaultVisitPageLimit is the default of [WithVisitPageLimit].
+	DefaultVisitPageLimit = wire.DefaultVisitLimit
+)
+
 // secret is a string that never shows itself in formatted output.
 type secret string
 
@@ -149,6 +186,9 @@ type config struct {
 	policy        retries.Policy
 	attempts      int
 	timeout       time.Duration
+	wrapper       func(http.RoundTripper) http.RoundTripper
+	docLimit      int64
+	visitLimit    int64
 	baseTransport http.RoundTripper // tests only: replaces the *http.Transport
 }
 
@@ -160,6 +200,8 @@ func defaultConfig() config {
 		idle:        DefaultIdleConnTimeout,
 		logger:      slog.New(slog.DiscardHandler),
 		policy:      retries.SyncRequest,
+		docLimit:    DefaultDocumentLimit,
+		visitLimit:  DefaultVisitPageLimit,
 	}
 }
 
@@ -353,6 +395,38 @@ func (o timeoutOption) apply(c *config) error {
 	return nil
 }
 func (o timeoutOption) String() string { return fmt.Sprintf("WithTimeout(%v)", time.Duration(o)) }
+
+type wrapperOption struct {
+	wrap func(http.RoundTripper) http.RoundTripper
+}
+
+func (o wrapperOption) apply(c *config) error {
+	if o.wrap == nil {
+		return errors.New("vespa: WithTransportWrapper: nil function")
+	}
+	c.wrapper = o.wrap
+	return nil
+}
+func (o wrapperOption) String() string { return "WithTransportWrapper(func)" }
+
+type limitOption struct {
+	name  string
+	n     int64
+	visit bool
+}
+
+func (o limitOption) apply(c *config) error {
+	if o.n <= 0 {
+		return fmt.Errorf("vespa: %s(%d): must be positive", o.name, o.n)
+	}
+	if o.visit {
+		c.visitLimit = o.n
+	} else {
+		c.docLimit = o.n
+	}
+	return nil
+}
+func (o limitOption) String() string { return fmt.Sprintf("%s(%d)", o.name, o.n) }
 
 // baseTransportOption replaces the *http.Transport (tests only; see
 // export_test.go).

@@ -3,11 +3,10 @@ package vespa
 import (
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
 // Result is the answer to one /document/v1 request, whatever its status.
@@ -46,7 +45,9 @@ type Result struct {
 // StatusCode returns the HTTP status.
 func (r *Result) StatusCode() int { return r.Status }
 
-// RetryAfter returns the server's Retry-After hint, if it sent one.
+// RetryAfter returns the server's Retry-After hint, if it sent one: seconds
+// or an HTTP date (a date in the past is 0), at most 60 s; a negative or
+// malformed value is none.
 func (r *Result) RetryAfter() (time.Duration, bool) { return r.retryAfter, r.hasRetry }
 
 // OK reports whether the status is 2xx.
@@ -61,16 +62,18 @@ type responseBody struct {
 	Fields  json.RawMessage `json:"fields"`
 }
 
-const maxExcerpt = 256
+// isVespaAnswer reports whether the body of r was the JSON object of a
+// /document/v1 answer, which always names the path or the document.
+func (r *Result) isVespaAnswer() bool {
+	return r.BodyExcerpt == "" && (r.PathID != "" || r.ServerID != "")
+}
 
 // decodeResult fills r from a response's status, headers and body.
 func decodeResult(r *Result, status int, h http.Header, body []byte) {
 	r.Status = status
 	r.IgnoredFields = h.Get("X-Vespa-Ignored-Fields") == "true"
 	r.IgnoredOperation = h.Get("X-Vespa-Ignored-Operation") == "true"
-	if v := h.Get("Retry-After"); v != "" {
-		r.retryAfter, r.hasRetry = parseRetryAfter(v, time.Now())
-	}
+	r.retryAfter, r.hasRetry = wire.RetryAfterOf(h)
 	if len(body) == 0 {
 		return
 	}
@@ -78,44 +81,9 @@ func decodeResult(r *Result, status int, h http.Header, body []byte) {
 	if !decodeStringsFast(body, &rb) {
 		rb = responseBody{}
 		if trimmed := strings.TrimSpace(string(body[:min(len(body), 16)])); !strings.HasPrefix(trimmed, "{") || json.Unmarshal(body, &rb) != nil {
-			r.BodyExcerpt = excerpt(body)
+			r.BodyExcerpt = wire.Excerpt(body)
 			return
 		}
 	}
 	r.PathID, r.ServerID, r.Message, r.Trace, r.Fields = rb.PathID, rb.ID, rb.Message, rb.Trace, rb.Fields
-}
-
-// excerpt returns the start of body as valid, single-line text.
-func excerpt(body []byte) string {
-	if len(body) > maxExcerpt {
-		body = body[:maxExcerpt]
-		for len(body) > 0 && !utf8.Valid(body) {
-			body = body[:len(body)-1]
-		}
-	}
-	s := strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, strings.ToValidUTF8(string(body), "?"))
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// parseRetryAfter reads a Retry-After value: delay seconds or an HTTP date.
-func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
-	if secs, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-		if secs < 0 {
-			return 0, false
-		}
-		return time.Duration(secs) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		d := t.Sub(now)
-		if d < 0 {
-			d = 0
-		}
-		return d, true
-	}
-	return 0, false
 }

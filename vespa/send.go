@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
 // SendOnce sends one /document/v1 request for the operation kind on the
@@ -17,11 +20,18 @@ import (
 // for an update, nil for a remove or a get. It is sent as it is (gzipped when
 // opts.Gzip is set); SendOnce never reads it after returning.
 //
-// Any HTTP response is returned as (*Result, nil), whatever its status; use
+// An answer of Vespa is returned as (*Result, nil), whatever its status; use
 // [ErrorFromResult] to turn a non-2xx result into an error. The error is
-// non-nil only when no response was received: it is then an [*Error] with
-// Status 0 that unwraps to the transport failure or the context's error. An
-// invalid id gives a [*DocumentIDError] before anything is sent.
+// non-nil when no answer of Vespa was received: an [*Error] with Status 0
+// that unwraps to the transport failure or the context's error; an *Error
+// with the status of a 3xx, which is never followed ([ErrRedirect], nothing
+// was written), of a 2xx whose body is not /document/v1's JSON
+// ([ErrMalformedResponse]: a proxy's login page, a truncated or empty body),
+// or of an answer above [WithDocumentLimit] ([ErrResponseTooLarge]). An
+// invalid id gives a [*DocumentIDError] before anything is sent. hc must
+// not follow redirects (those of [Client.HTTPClient] and
+// [Client.NewHTTPClient] do not); the client's transport refuses a redirect
+// to another origin anyway.
 //
 // The request's deadline is the earlier of ctx's and 1.1×timeout + 1 s, where
 // timeout is opts.Timeout, else the client's default ([WithTimeout]), else
@@ -73,6 +83,9 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 	u.RawQuery = query
 	req.URL, req.Host = &u, u.Host
 	h := req.Header
+	for k, vs := range opts.Header {
+		h[k] = vs
+	}
 	if rd != nil {
 		h["Content-Type"] = jsonContentType
 		if opts.Gzip && len(body) > 0 {
@@ -82,22 +95,32 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 	c.setFixedHeaders(h)
 
 	start := time.Now()
-	resp, err := hc.Do(req)
+	resp, err := hc.Do(req) //nolint:bodyclose // wire.ReadAnswer closes it
 	if err != nil {
 		if c.logger.Enabled(ctx, slog.LevelDebug) {
-			c.logger.DebugContext(ctx, "vespa request failed", "op", kind.String(), "path", path, "error", err)
+			c.logger.DebugContext(ctx, "vespa request failed", "op", kind.String(), "path", path, "error", wire.HideURL(err))
 		}
-		return nil, &Error{Op: kind.String(), ID: id.String(), Path: path, Err: unwrapURLError(err)}
+		return nil, wire.TransportError(kind.String(), id.String(), path, err)
 	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	data, err := wire.ReadAnswer(kind.String(), "", path, resp, c.cfg().docLimit)
 	if err != nil {
-		return nil, &Error{Op: kind.String(), ID: id.String(), Path: path, Status: 0, Err: err}
+		var we *Error
+		if errors.As(err, &we) {
+			we.ID = id.String()
+		}
+		return nil, err
 	}
 	r := &Result{ID: id, Path: path}
 	decodeResult(r, resp.StatusCode, resp.Header, data)
 	if c.logger.Enabled(ctx, slog.LevelDebug) { // the arguments alone cost allocations per request
 		c.logger.DebugContext(ctx, "vespa request", "op", kind.String(), "path", path, "status", r.Status, "elapsed", time.Since(start))
+	}
+	if r.OK() && !r.isVespaAnswer() {
+		why := "not the answer of /document/v1: no pathId or id"
+		if r.BodyExcerpt != "" {
+			why = "not the answer of /document/v1: not a JSON object"
+		}
+		return nil, wire.Malformed(kind.String(), id.String(), path, r.Status, data, why)
 	}
 	return r, nil
 }
@@ -116,13 +139,14 @@ var (
 // setFixedHeaders writes the client's fixed headers into h, so that the
 // client's transport finds them present and need not copy the request.
 func (c *Client) setFixedHeaders(h http.Header) {
-	for k, vs := range c.cfg.headers {
+	sec := c.sec()
+	for k, vs := range sec.headers {
 		h[k] = vs
 	}
-	if c.auth != "" {
-		h["Authorization"] = c.authValue
+	if sec.auth != "" {
+		h["Authorization"] = sec.authValue
 	}
-	h["User-Agent"] = c.uaValue
+	h["User-Agent"] = sec.uaValue
 }
 
 func gzipBytes(b []byte) ([]byte, error) {

@@ -7,8 +7,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"time"
+
+	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
 // buildTLS returns the TLS configuration of the client.
@@ -85,17 +88,36 @@ func newTransport(c *config, tlsCfg *tls.Config) *http.Transport {
 }
 
 // headerTransport adds the client's fixed headers (authorization, user
-// agent, extra headers) to each request it sends, without changing the
-// caller's request. It never retries.
+// agent, extra headers) to each request for the endpoint's origin, without
+// changing the caller's request. It never retries and refuses every
+// redirect hop, whatever the *http.Client's redirect policy. Credentials
+// only ever go to the endpoint's origin: a request to another origin goes
+// without the token and the extra headers, and is refused when the client
+// presents a TLS client certificate.
 type headerTransport struct {
-	base    http.RoundTripper
-	auth    string // "Bearer <token>" or ""
-	ua      string
-	headers http.Header
+	base     http.RoundTripper // raw, or the user's wrapper around it
+	raw      http.RoundTripper // the client's own transport, for CloseIdleConnections
+	sec      func() *secrets   // behind a closure: see secrets
+	scheme   string            // the endpoint's, for the fast origin check
+	host     string
+	origin   string // wire.Origin of the endpoint
+	hasCerts bool
 }
 
 // RoundTrip implements http.RoundTripper.
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Response != nil {
+		// A redirect hop, made by an *http.Client that follows redirects
+		// (the client's own never do). Vespa never redirects the data plane
+		// or queries: following would turn a write into a GET that
+		// "succeeds", or send the body elsewhere.
+		closeBody(req)
+		return nil, fmt.Errorf("vespa: refusing to follow a redirect (status %d, to %s): Vespa never redirects /document/v1 or /search/; check the endpoint",
+			req.Response.StatusCode, wire.RedactURL(req.URL.String()))
+	}
+	if !t.sameOrigin(req.URL) {
+		return t.foreign(req)
+	}
 	if !t.hasHeaders(req.Header) {
 		r2 := *req
 		r2.Header = req.Header.Clone()
@@ -108,19 +130,60 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return t.base.RoundTrip(req)
 }
 
+func (t *headerTransport) sameOrigin(u *url.URL) bool {
+	if u.Host == t.host && u.Scheme == t.scheme {
+		return true
+	}
+	return wire.Origin(u) == t.origin
+}
+
+// foreign sends a request for another origin than the endpoint's, without
+// the client's credentials, or refuses it.
+func (t *headerTransport) foreign(req *http.Request) (*http.Response, error) {
+	if t.hasCerts && req.URL.Scheme == "https" {
+		closeBody(req)
+		return nil, fmt.Errorf("vespa: refusing to send a request to %s through a client with a TLS client certificate for %s", wire.RedactURL(wire.Origin(req.URL)), t.origin)
+	}
+	r2 := *req
+	r2.Header = req.Header.Clone()
+	if r2.Header == nil {
+		r2.Header = http.Header{}
+	}
+	sec := t.sec()
+	if sec.auth != "" && sameValue(r2.Header, "Authorization", sec.auth) {
+		delete(r2.Header, "Authorization")
+	}
+	for k := range sec.headers {
+		delete(r2.Header, k)
+	}
+	if len(r2.Header["User-Agent"]) == 0 {
+		r2.Header["User-Agent"] = sec.uaValue
+	}
+	return t.base.RoundTrip(&r2)
+}
+
+// closeBody closes the body of a request that is not sent, as a
+// RoundTripper must.
+func closeBody(req *http.Request) {
+	if req.Body != nil {
+		_ = req.Body.Close()
+	}
+}
+
 // hasHeaders reports whether h already holds every fixed header (the hot
 // path sets them itself, so no clone is needed).
 func (t *headerTransport) hasHeaders(h http.Header) bool {
 	if h == nil {
 		return false
 	}
-	if t.auth != "" && !sameValue(h, "Authorization", t.auth) {
+	sec := t.sec()
+	if sec.auth != "" && !sameValue(h, "Authorization", sec.auth) {
 		return false
 	}
-	if !sameValue(h, "User-Agent", t.ua) {
+	if !sameValue(h, "User-Agent", sec.uaValue[0]) {
 		return false
 	}
-	for k, vs := range t.headers {
+	for k, vs := range sec.headers {
 		if len(h[k]) != len(vs) {
 			return false
 		}
@@ -140,18 +203,20 @@ func sameValue(h http.Header, key, v string) bool {
 
 // setHeaders writes the fixed headers into h.
 func (t *headerTransport) setHeaders(h http.Header) {
-	for k, vs := range t.headers {
+	sec := t.sec()
+	for k, vs := range sec.headers {
 		h[k] = append([]string(nil), vs...)
 	}
-	if t.auth != "" {
-		h["Authorization"] = []string{t.auth}
+	if sec.auth != "" {
+		h["Authorization"] = sec.authValue
 	}
-	h["User-Agent"] = []string{t.ua}
+	h["User-Agent"] = sec.uaValue
 }
 
-// CloseIdleConnections closes the idle connections of the base transport.
+// CloseIdleConnections closes the idle connections of the client's own
+// transport (below any wrapper, which need not pass the call on).
 func (t *headerTransport) CloseIdleConnections() {
-	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+	if c, ok := t.raw.(interface{ CloseIdleConnections() }); ok {
 		c.CloseIdleConnections()
 	}
 }

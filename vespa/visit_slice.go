@@ -5,13 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/govespa/govespa/vespa/internal/wire"
 	"github.com/govespa/govespa/vespa/retries"
 )
 
@@ -61,20 +61,23 @@ var errMalformedPage = errors.New("malformed visit response")
 // judge, with Vespa's message or an excerpt of the body.
 func decodeVisitPage(p *visitPage, status int, h http.Header, body []byte) error {
 	p.Status = status
-	if v := h.Get("Retry-After"); v != "" {
-		p.retryAfter, p.hasRetry = parseRetryAfter(v, time.Now())
-	}
+	p.retryAfter, p.hasRetry = wire.RetryAfterOf(h)
 	var vb visitBody
 	err := json.Unmarshal(body, &vb)
 	if err == nil && (len(bytes.TrimSpace(body)) == 0 || bytes.TrimSpace(body)[0] != '{') {
 		err = errors.New("not a JSON object")
 	}
+	if err == nil && p.OK() && vb.PathID == "" {
+		err = errors.New("no pathId")
+	}
 	if err != nil {
 		if len(body) > 0 {
-			p.BodyExcerpt = excerpt(body)
+			p.BodyExcerpt = wire.Excerpt(body)
 		}
 		if p.OK() {
-			return &Error{Status: status, Op: "visit", Path: p.Path, Message: p.BodyExcerpt, Err: errors.Join(errMalformedPage, err)}
+			e := wire.Malformed("visit", "", p.Path, status, body, "not a visit page ("+err.Error()+")")
+			e.Err = errors.Join(errMalformedPage, e.Err)
+			return e
 		}
 		return nil
 	}
@@ -92,43 +95,33 @@ func decodeVisitPage(p *visitPage, status int, h http.Header, body []byte) error
 }
 
 // pageOnce sends one visit-kind request (method on path with query and
-// body), with no retries, and reads the whole answer. A transport failure is
-// an *Error with Status 0 that keeps net/http's error, so that the retry
-// policies can tell a dropped connection.
+// body), with no retries, through the client's exchange, and reads the whole
+// answer within the client's page limit. A transport failure is an *Error
+// with Status 0 that keeps net/http's error (without the URL), so that the
+// retry policies can tell a dropped connection; a 3xx is an *Error naming
+// its Location.
 func (c *Client) pageOnce(ctx context.Context, op, method, path, query string, body []byte, timeout time.Duration) (*visitPage, error) {
 	if timeout <= 0 {
 		timeout = c.timeout
 	}
-	ctx, cancel := context.WithTimeout(ctx, clientDeadline(timeout))
-	defer cancel()
 	full := c.prefix + path
-	var rd io.Reader
+	h := http.Header{"Accept": {"application/json"}}
 	if body != nil {
-		rd = bytes.NewReader(body)
+		h["Content-Type"] = jsonContentType
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base, rd)
+	target := c.root + full
+	if query != "" {
+		target += "?" + query
+	}
+	resp, err := c.x.Do(ctx, &wire.Request{
+		Op: op, Path: full, Method: method, URL: target, Header: h, Body: body,
+		Limit: c.cfg().visitLimit, Timeout: clientDeadline(timeout),
+	})
 	if err != nil {
-		return nil, &Error{Op: op, Path: full, Err: err}
-	}
-	req.URL.Path, req.URL.RawPath = "", ""
-	req.URL.Opaque = full
-	req.URL.RawQuery = query
-	if body != nil {
-		req.Header["Content-Type"] = jsonContentType
-	}
-	req.Header.Set("Accept", "application/json")
-	c.setFixedHeaders(req.Header)
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return nil, &Error{Op: op, Path: full, Err: err}
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, &Error{Op: op, Path: full, Err: err}
+		return nil, err
 	}
 	p := &visitPage{Result: Result{Path: full}}
-	if err := decodeVisitPage(p, resp.StatusCode, resp.Header, data); err != nil {
+	if err := decodeVisitPage(p, resp.Status, resp.Header, resp.Body); err != nil {
 		return nil, err
 	}
 	return p, nil

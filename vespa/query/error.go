@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
 // Sentinels of this package, matched through errors.Is. The outcomes that
@@ -21,12 +22,15 @@ var (
 	// errors next to its hits ([Result.Err]).
 	ErrPartialResult = errors.New("query: partial result")
 	// ErrMalformedResponse matches a response whose body is not a Vespa
-	// result (a proxy's error page, truncated JSON).
-	ErrMalformedResponse = errors.New("query: malformed response")
-	// ErrUnauthorized matches a 401: the client is not authenticated.
-	ErrUnauthorized = errors.New("query: unauthorized")
-	// ErrForbidden matches a 403: the client may not query.
-	ErrForbidden = errors.New("query: forbidden")
+	// result (a proxy's error page, truncated JSON, null, {}): the same
+	// sentinel as [vespa.ErrMalformedResponse].
+	ErrMalformedResponse = vespa.ErrMalformedResponse
+	// ErrUnauthorized matches a 401: the client is not authenticated. The
+	// same sentinel as [vespa.ErrUnauthorized].
+	ErrUnauthorized = vespa.ErrUnauthorized
+	// ErrForbidden matches a 403: the client may not query. The same
+	// sentinel as [vespa.ErrForbidden].
+	ErrForbidden = vespa.ErrForbidden
 	// ErrServerError matches any 5xx status, and any error code whose status
 	// is 5xx (see [ErrorCode.HTTPStatus]).
 	ErrServerError = errors.New("query: server error")
@@ -52,17 +56,24 @@ type Error struct {
 	// Body is a short excerpt of a body that was not a Vespa result.
 	Body string
 
-	retryAfter time.Duration
-	cause      error
+	base  *vespa.Error // the core error: status, first message, Retry-After
+	cause error
 }
 
-// newError builds the error of a response. cause is a decoding failure, if
-// any.
+// newError builds the error of a result with status (its Retry-After
+// unknown). cause is a decoding failure, if any.
 func newError(status int, r *Result, body string, cause error) *Error {
-	e := &Error{Status: status, Result: r, Body: body, cause: cause}
+	return newResponseError(&wire.Response{Status: status}, r, body, cause)
+}
+
+// newResponseError builds the error of a response. cause is a decoding
+// failure, if any.
+func newResponseError(resp *wire.Response, r *Result, body string, cause error) *Error {
+	e := &Error{Status: resp.Status, Result: r, Body: body, cause: cause}
 	if r != nil {
 		e.Errors = r.Errors
 	}
+	e.base = wire.StatusError("query", "", "/search/", resp, e.firstMessage())
 	return e
 }
 
@@ -95,8 +106,14 @@ func (e *Error) Error() string {
 // StatusCode returns the HTTP status.
 func (e *Error) StatusCode() int { return e.Status }
 
-// RetryAfter returns the server's Retry-After hint of a 429 or 503, if any.
-func (e *Error) RetryAfter() (time.Duration, bool) { return e.retryAfter, e.retryAfter > 0 }
+// RetryAfter returns the server's Retry-After hint of a 429 or 503, if any
+// (at most 60 s).
+func (e *Error) RetryAfter() (time.Duration, bool) {
+	if e.base == nil {
+		return 0, false
+	}
+	return e.base.RetryAfter()
+}
 
 // Has reports whether one of the error entries has the code c.
 func (e *Error) Has(c ErrorCode) bool {
@@ -108,15 +125,18 @@ func (e *Error) Has(c ErrorCode) bool {
 	return false
 }
 
-// Unwrap returns the causes: a *[vespa.Error] with the status (so that code
-// written for the core client's errors works), and the decoding failure of
-// a malformed body, if any.
+// Unwrap returns the causes: the *[vespa.Error] of the answer (so that code
+// written for the core client's errors works, errors.As included), and the
+// decoding failure of a malformed body, if any.
 func (e *Error) Unwrap() []error {
-	errs := []error{&vespa.Error{Status: e.Status, Op: "query", Path: "/search/", Message: e.firstMessage()}}
-	if e.cause != nil {
-		errs = append(errs, e.cause)
+	base := e.base
+	if base == nil { // an Error built by hand
+		base = &vespa.Error{Status: e.Status, Op: "query", Path: "/search/", Message: e.firstMessage()}
 	}
-	return errs
+	if e.cause != nil {
+		return []error{base, e.cause}
+	}
+	return []error{base}
 }
 
 func (e *Error) firstMessage() string {
@@ -173,20 +193,4 @@ func CodeOf(err error) (ErrorCode, bool) {
 		return e.Errors[0].Code, true
 	}
 	return 0, false
-}
-
-// parseRetryAfter reads a Retry-After header given in seconds.
-func parseRetryAfter(v string) time.Duration {
-	if v == "" {
-		return 0
-	}
-	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
-		return time.Duration(n) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := time.Until(t); d > 0 {
-			return d
-		}
-	}
-	return 0
 }

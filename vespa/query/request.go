@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"net/url"
 	"reflect"
 	"slices"
@@ -38,9 +39,9 @@ type Request struct {
 	// Ranking is the rank profile (ranking.profile). Empty: "default".
 	Ranking string
 	// Timeout is the query's timeout in Vespa (timeout, sent in
-	// milliseconds, rounded up). When set, each attempt also waits at most
-	// 1.1×Timeout + 1 s for the answer. 0: Vespa's default, 500 ms, and no
-	// client-side bound other than ctx.
+	// milliseconds, rounded up). The whole call, retries included, waits at
+	// most 1.1×Timeout + 1 s (see [Client.Search]). 0: Vespa's default,
+	// 500 ms, which bounds the call the same way.
 	Timeout time.Duration
 	// Inputs are the query's rank inputs, sent as input.query(<name>). The
 	// name is the tensor's name ("q" gives input.query(q)); a name that
@@ -67,6 +68,11 @@ type Request struct {
 	// GET sends the request as a GET with URL parameters instead of a POST
 	// with a JSON body (the default). GET requests are limited by URL length.
 	GET bool
+	// Header holds HTTP headers of this request only (a request ID, say),
+	// sent with the core client's own; the client's Authorization,
+	// User-Agent and vespa.WithHeader values win over the same names. Nil:
+	// none.
+	Header http.Header
 }
 
 // errEmptyRequest is returned for a nil request.

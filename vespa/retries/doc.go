@@ -37,8 +37,9 @@
 //
 // Where a retried outcome (typically a 429 or 503 response) carries
 // Retry-After ([RetryAfterer]), the policy waits at least that long, but never
-// longer than its own cap ([Wait.Max]); a policy without a cap (DocV1,
-// SyncRequest, Visit) honours it in full, within the context's deadline.
+// longer than its own cap ([Wait.Max]) and never longer than
+// [MaxRetryAfter] (60 s), which also bounds the policies without a cap
+// (DocV1, SyncRequest, Visit); the context's deadline bounds it too.
 //
 // When attempts run out, the call returns the last outcome exactly as the
 // operation returned it: the same result value and the same error value,

@@ -20,13 +20,19 @@ type StatusCoder interface {
 // RetryAfterer is implemented by results and errors that carry a server's
 // Retry-After hint (ok is false when the response had none). When a policy
 // retries such an outcome it waits at least that long before the next
-// attempt, but never longer than its own cap ([Wait.Max]); a policy whose
-// Wait has no cap honours the hint in full (the context still bounds it).
+// attempt, but never longer than its own cap ([Wait.Max]) nor than
+// [MaxRetryAfter].
 type RetryAfterer interface {
 	// RetryAfter returns the response's Retry-After wait, and whether it
 	// had one.
 	RetryAfter() (time.Duration, bool)
 }
+
+// MaxRetryAfter is the longest a policy waits for a server's Retry-After,
+// whatever the hint says (a day, or a value too large for a Duration): a
+// policy with a cap ([Wait.Max]) waits at most that, one without at most
+// this.
+const MaxRetryAfter = 60 * time.Second
 
 // Outcome is what one attempt produced: a result (for [Run]), an error, or both.
 type Outcome struct {
@@ -267,8 +273,9 @@ func runRetrying[T any](ctx context.Context, p Policy, op func(context.Context) 
 		}
 		d := p.wait.Delay(attempt)
 		if ra, ok := last.retryAfter(); ok && ra > d {
-			// The server asked for a longer pause: honour it, within the cap.
-			d = ra
+			// The server asked for a longer pause: honour it, within the
+			// policy's cap and never above MaxRetryAfter.
+			d = min(ra, MaxRetryAfter)
 			if m := p.wait.Max(); m > 0 && d > m {
 				d = m
 			}

@@ -24,7 +24,10 @@ func TestRetryAfter(t *testing.T) {
 	}{
 		{"a longer hint on a 429 is honoured", Throttle, ra(429, 3*time.Second), 3 * time.Second},
 		{"a hint beyond the cap is cut to the cap", Throttle, ra(429, time.Hour), 10 * time.Second},
-		{"a policy without a cap honours the hint in full", SyncRequest, ra(429, 90*time.Second), 90 * time.Second},
+		{"a policy without a cap honours the hint up to MaxRetryAfter", SyncRequest, ra(429, 50*time.Second), 50 * time.Second},
+		{"a policy without a cap never waits more than MaxRetryAfter", SyncRequest, ra(429, 90*time.Second), MaxRetryAfter},
+		{"a day is cut to MaxRetryAfter", DocV1, ra(503, 24*time.Hour), MaxRetryAfter},
+		{"the largest Duration is cut without overflow", Visit, raErr(503, time.Duration(1<<63-1)), MaxRetryAfter},
 		{"a 503 hint is honoured by DocV1, which has no cap", DocV1, ra(503, 7*time.Second), 7 * time.Second},
 		{"a shorter hint does not shorten the policy's wait", DocV1, ra(503, 100*time.Millisecond), time.Second},
 		{"a hint carried by an error is honoured, within the cap", ControlPlane, raErr(503, time.Minute), 3 * time.Second},
