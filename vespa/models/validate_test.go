@@ -15,6 +15,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/models"
 	"github.com/govespa/govespa/vespa/retries"
 )
@@ -24,6 +25,7 @@ import (
 type recorder struct {
 	mu       sync.Mutex
 	requests []recorded
+	agents   []string // User-Agent of each request
 	answer   func(n int, r *http.Request) (status int, location string)
 }
 
@@ -35,6 +37,7 @@ func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec.mu.Lock()
 	n := len(rec.requests)
 	rec.requests = append(rec.requests, recorded{r.Method, r.Host, r.URL.Path, r.Header.Get("Authorization")})
+	rec.agents = append(rec.agents, r.Header.Get("User-Agent"))
 	rec.mu.Unlock()
 	status, loc := rec.answer(n, r)
 	if loc != "" {
@@ -86,6 +89,9 @@ func TestValidate_HeadOK(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("request %d = %+v, want %+v", i, got[i], want[i])
+		}
+		if rec.agents[i] != vespa.UserAgent { // one user agent across the SDK
+			t.Errorf("request %d: User-Agent %q, want %q", i, rec.agents[i], vespa.UserAgent)
 		}
 	}
 }
