@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // configServer is the config-server API (deploy, serviceconverge, health)
@@ -75,14 +77,14 @@ func (cs *configServer) close(ctx context.Context) {
 	}
 }
 
-func writeConfigJSON(w http.ResponseWriter, status int, body object) {
+func writeConfigJSON(w http.ResponseWriter, status int, body jsonx.Object) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, _ = w.Write(body.marshal())
+	_, _ = w.Write(body.Marshal())
 }
 
 func configError(w http.ResponseWriter, status int, code, msg string) {
-	writeConfigJSON(w, status, object{{"error-code", jsonString(code)}, {"message", jsonString(msg)}})
+	writeConfigJSON(w, status, jsonx.Object{{Key: "error-code", Val: jsonx.String(code)}, {Key: "message", Val: jsonx.String(msg)}})
 }
 
 var emptyChanges = json.RawMessage(`{"restart":[],"refeed":[],"reindex":[]}`)
@@ -98,7 +100,7 @@ func (cs *configServer) serve(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte("<title>OK</title>"))
 		return
 	case p == "/ApplicationStatus":
-		writeConfigJSON(w, http.StatusOK, object{{"application", json.RawMessage(`{"vespa":{"version":"` + vespaVersion + `"}}`)}})
+		writeConfigJSON(w, http.StatusOK, jsonx.Object{{Key: "application", Val: json.RawMessage(`{"vespa":{"version":"` + vespaVersion + `"}}`)}})
 		return
 	}
 	segs := strings.Split(strings.Trim(p, "/"), "/")
@@ -230,14 +232,14 @@ func (cs *configServer) prepareAndActivate(w http.ResponseWriter, r *http.Reques
 	}
 	cs.activateSession(id, sess)
 	sid := strconv.FormatInt(id, 10)
-	writeConfigJSON(w, http.StatusOK, object{
-		{"log", json.RawMessage("[]")},
-		{"message", jsonString("Session " + sid + " for tenant '" + tenant + "' prepared and activated.")},
-		{"session-id", jsonString(sid)},
-		{"activated", json.RawMessage("true")},
-		{"tenant", jsonString(tenant)},
-		{"url", jsonString(cs.appURL(base, sess))},
-		{"configChangeActions", emptyChanges},
+	writeConfigJSON(w, http.StatusOK, jsonx.Object{
+		{Key: "log", Val: json.RawMessage("[]")},
+		{Key: "message", Val: jsonx.String("Session " + sid + " for tenant '" + tenant + "' prepared and activated.")},
+		{Key: "session-id", Val: jsonx.String(sid)},
+		{Key: "activated", Val: json.RawMessage("true")},
+		{Key: "tenant", Val: jsonx.String(tenant)},
+		{Key: "url", Val: jsonx.String(cs.appURL(base, sess))},
+		{Key: "configChangeActions", Val: emptyChanges},
 	})
 }
 
@@ -268,7 +270,7 @@ func (cs *configServer) activateOnly(w http.ResponseWriter, tenant, idText strin
 		return
 	}
 	cs.activateSession(id, sess)
-	writeConfigJSON(w, http.StatusOK, object{{"message", jsonString(fmt.Sprintf("Session %d for %s.%s.%s activated", id, tenant, sess.app, sess.instance))}})
+	writeConfigJSON(w, http.StatusOK, jsonx.Object{{Key: "message", Val: jsonx.String(fmt.Sprintf("Session %d for %s.%s.%s activated", id, tenant, sess.app, sess.instance))}})
 }
 
 func (cs *configServer) createSession(w http.ResponseWriter, r *http.Request, tenant, base string) {
@@ -283,13 +285,13 @@ func (cs *configServer) createSession(w http.ResponseWriter, r *http.Request, te
 	}
 	id, _ := cs.newSession(r, tenant, pkg)
 	sid := strconv.FormatInt(id, 10)
-	writeConfigJSON(w, http.StatusOK, object{
-		{"log", json.RawMessage("[]")},
-		{"tenant", jsonString(tenant)},
-		{"session-id", jsonString(sid)},
-		{"prepared", jsonString(base + "/session/" + sid + "/prepared")},
-		{"content", jsonString(base + "/session/" + sid + "/content/")},
-		{"message", jsonString("Session " + sid + " for tenant '" + tenant + "' created.")},
+	writeConfigJSON(w, http.StatusOK, jsonx.Object{
+		{Key: "log", Val: json.RawMessage("[]")},
+		{Key: "tenant", Val: jsonx.String(tenant)},
+		{Key: "session-id", Val: jsonx.String(sid)},
+		{Key: "prepared", Val: jsonx.String(base + "/session/" + sid + "/prepared")},
+		{Key: "content", Val: jsonx.String(base + "/session/" + sid + "/content/")},
+		{Key: "message", Val: jsonx.String("Session " + sid + " for tenant '" + tenant + "' created.")},
 	})
 }
 
@@ -306,13 +308,13 @@ func (cs *configServer) sessionStep(w http.ResponseWriter, tenant, base, idText,
 		cs.mu.Lock()
 		sess.prepared = true
 		cs.mu.Unlock()
-		writeConfigJSON(w, http.StatusOK, object{
-			{"tenant", jsonString(tenant)},
-			{"session-id", jsonString(sid)},
-			{"activate", jsonString(base + "/session/" + sid + "/active")},
-			{"message", jsonString("Session " + sid + " for tenant '" + tenant + "' prepared.")},
-			{"log", json.RawMessage("[]")},
-			{"configChangeActions", emptyChanges},
+		writeConfigJSON(w, http.StatusOK, jsonx.Object{
+			{Key: "tenant", Val: jsonx.String(tenant)},
+			{Key: "session-id", Val: jsonx.String(sid)},
+			{Key: "activate", Val: jsonx.String(base + "/session/" + sid + "/active")},
+			{Key: "message", Val: jsonx.String("Session " + sid + " for tenant '" + tenant + "' prepared.")},
+			{Key: "log", Val: json.RawMessage("[]")},
+			{Key: "configChangeActions", Val: emptyChanges},
 		})
 		return
 	}
@@ -324,11 +326,11 @@ func (cs *configServer) sessionStep(w http.ResponseWriter, tenant, base, idText,
 		return
 	}
 	cs.activateSession(id, sess)
-	writeConfigJSON(w, http.StatusOK, object{
-		{"tenant", jsonString(tenant)},
-		{"session-id", jsonString(sid)},
-		{"message", jsonString("Session " + sid + " for tenant '" + tenant + "' activated.")},
-		{"url", jsonString(cs.appURL(base, sess))},
+	writeConfigJSON(w, http.StatusOK, jsonx.Object{
+		{Key: "tenant", Val: jsonx.String(tenant)},
+		{Key: "session-id", Val: jsonx.String(sid)},
+		{Key: "message", Val: jsonx.String("Session " + sid + " for tenant '" + tenant + "' activated.")},
+		{Key: "url", Val: jsonx.String(cs.appURL(base, sess))},
 	})
 }
 
@@ -357,23 +359,23 @@ func (cs *configServer) deleteApplication(w http.ResponseWriter, app string) {
 		configError(w, http.StatusNotFound, "NOT_FOUND", "Unable to delete application '"+app+"': not found")
 		return
 	}
-	writeConfigJSON(w, http.StatusOK, object{{"message", jsonString("Application '" + app + "' was deleted")}})
+	writeConfigJSON(w, http.StatusOK, jsonx.Object{{Key: "message", Val: jsonx.String("Application '" + app + "' was deleted")}})
 }
 
 func (cs *configServer) serviceConverge(w http.ResponseWriter, r *http.Request) {
 	gen := cs.s.app.Load().generation
 	host, port, _ := net.SplitHostPort(cs.s.ln.Addr().String())
 	self := "http://" + r.Host + r.URL.Path
-	svc := object{
-		{"clusterName", jsonString("default")}, {"host", jsonString(host)}, {"port", json.RawMessage(port)},
-		{"type", jsonString("container")}, {"url", jsonString(self + "/" + host + ":" + port)},
-		{"currentGeneration", jsonInt(gen)},
+	svc := jsonx.Object{
+		{Key: "clusterName", Val: jsonx.String("default")}, {Key: "host", Val: jsonx.String(host)}, {Key: "port", Val: json.RawMessage(port)},
+		{Key: "type", Val: jsonx.String("container")}, {Key: "url", Val: jsonx.String(self + "/" + host + ":" + port)},
+		{Key: "currentGeneration", Val: jsonx.Int(gen)},
 	}
-	writeConfigJSON(w, http.StatusOK, object{
-		{"services", json.RawMessage("[" + string(svc.marshal()) + "]")},
-		{"url", jsonString(self)},
-		{"currentGeneration", jsonInt(gen)},
-		{"wantedGeneration", jsonInt(gen)},
-		{"converged", json.RawMessage("true")},
+	writeConfigJSON(w, http.StatusOK, jsonx.Object{
+		{Key: "services", Val: json.RawMessage("[" + string(svc.Marshal()) + "]")},
+		{Key: "url", Val: jsonx.String(self)},
+		{Key: "currentGeneration", Val: jsonx.Int(gen)},
+		{Key: "wantedGeneration", Val: jsonx.Int(gen)},
+		{Key: "converged", Val: json.RawMessage("true")},
 	})
 }

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 const jsonContentType = "application/json; charset=UTF-8"
@@ -43,20 +45,20 @@ func rawPath(r *http.Request) string {
 	return uri
 }
 
-func writeJSON(w http.ResponseWriter, status int, body object) {
+func writeJSON(w http.ResponseWriter, status int, body jsonx.Object) {
 	w.Header().Set("Content-Type", jsonContentType)
 	w.WriteHeader(status)
-	b := body.marshal()
+	b := body.Marshal()
 	_, _ = w.Write(b)
 }
 
-func (d *docReq) reply(status int, withID bool, id docID, extra ...member) {
-	body := object{{"pathId", jsonString(d.pathID)}}
+func (d *docReq) reply(status int, withID bool, id docID, extra ...jsonx.Member) {
+	body := jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}}
 	if withID {
-		body = append(body, member{"id", jsonString(id.full)})
+		body = append(body, jsonx.Member{Key: "id", Val: jsonx.String(id.full)})
 	}
 	if d.trace > 0 {
-		body = append(body, member{"trace", d.traceJSON(id)})
+		body = append(body, jsonx.Member{Key: "trace", Val: d.traceJSON(id)})
 	}
 	body = append(body, extra...)
 	writeJSON(d.w, status, body)
@@ -67,15 +69,15 @@ func (d *docReq) traceJSON(id docID) json.RawMessage {
 	if id.full == "" {
 		msg = fmt.Sprintf("vespatest: %s %s", d.op, d.pathID)
 	}
-	return json.RawMessage(`[{"message":` + string(jsonString(msg)) + `}]`)
+	return json.RawMessage(`[{"message":` + string(jsonx.String(msg)) + `}]`)
 }
 
 func (d *docReq) fail(status int, msg string) {
-	writeJSON(d.w, status, object{{"pathId", jsonString(d.pathID)}, {"message", jsonString(msg)}})
+	writeJSON(d.w, status, jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}, {Key: "message", Val: jsonx.String(msg)}})
 }
 
 func (d *docReq) failID(status int, id docID, msg string) {
-	d.reply(status, true, id, member{"message", jsonString(msg)})
+	d.reply(status, true, id, jsonx.Member{Key: "message", Val: jsonx.String(msg)})
 }
 
 // failErr answers a parameter or parse error with 400.
@@ -286,7 +288,7 @@ func (d *docReq) get(id docID) {
 		d.reply(http.StatusNotFound, true, id)
 		return
 	}
-	d.reply(http.StatusOK, true, id, member{"fields", renderFields(sch, e.fields, fs, tf)})
+	d.reply(http.StatusOK, true, id, jsonx.Member{Key: "fields", Val: renderFields(sch, e.fields, fs, tf)})
 }
 
 func (d *docReq) tensorFormat() (tensorFormat, error) {
@@ -312,22 +314,22 @@ func parseWriteBody(body []byte) (writeBody, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return writeBody{}, errors.New("expected start of root object, got null")
 	}
-	obj, err := parseObject(body)
+	obj, err := jsonx.ParseObject(body)
 	if err != nil {
 		return writeBody{}, fmt.Errorf("failed parsing document: %s", jsonErrorText(body, err))
 	}
 	var wb writeBody
-	if c, ok := obj.get("condition"); ok {
+	if c, ok := obj.Get("condition"); ok {
 		if err := json.Unmarshal(c, &wb.condition); err != nil {
 			return writeBody{}, fmt.Errorf("failed parsing document: condition must be a string")
 		}
 	}
-	if c, ok := obj.get("create"); ok {
+	if c, ok := obj.Get("create"); ok {
 		if err := json.Unmarshal(c, &wb.create); err != nil {
 			return writeBody{}, fmt.Errorf("failed parsing document: create must be a boolean")
 		}
 	}
-	f, ok := obj.get("fields")
+	f, ok := obj.Get("fields")
 	if !ok {
 		return writeBody{}, errors.New(`document is missing the required "fields" field`)
 	}
@@ -340,7 +342,7 @@ func parseWriteBody(body []byte) (writeBody, error) {
 
 // jsonErrorText phrases a JSON syntax error like Jackson does, where cheap.
 func jsonErrorText(body []byte, err error) string {
-	if errors.Is(err, errNotObject) {
+	if errors.Is(err, jsonx.ErrNotObject) {
 		return "Unexpected token, expected start of root object"
 	}
 	var se *json.SyntaxError
@@ -421,7 +423,7 @@ func (d *docReq) write(id docID) {
 	}
 	var ignoredFields bool
 	var putFields []byte
-	var update object
+	var update jsonx.Object
 	switch d.op {
 	case OpPut:
 		putFields, ignoredFields, err = normalizeFields(sch, wb.fields, d.s.cfg.ignoreUndefined)
@@ -463,7 +465,7 @@ type writeOutcome struct {
 
 // applyWrite performs a put, update or remove atomically, with test-and-set.
 // A nil sel is no condition.
-func (s *Server) applyWrite(id docID, sch *Schema, op Operation, putFields []byte, update object, sel *selection, create bool) writeOutcome {
+func (s *Server) applyWrite(id docID, sch *Schema, op Operation, putFields []byte, update jsonx.Object, sel *selection, create bool) writeOutcome {
 	out := writeOutcome{status: http.StatusOK}
 	err := s.store.mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
 		if sel != nil && !(create && !exists) {

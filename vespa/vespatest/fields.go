@@ -4,19 +4,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // normalizeFields validates a put's fields against the schema (nil: lenient)
 // and returns the JSON object to store. Unknown fields are an error, or
 // dropped when ignoreUndefined is set (ignored reports that).
 func normalizeFields(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (stored []byte, ignored bool, err error) {
-	obj, err := parseObject(raw)
+	obj, err := jsonx.ParseObject(raw)
 	if err != nil {
 		return nil, false, fmt.Errorf("failed parsing document: %w", err)
 	}
-	out := make(object, 0, len(obj))
+	out := make(jsonx.Object, 0, len(obj))
 	for _, m := range obj {
-		ft, known, err := fieldTypeOf(sch, m.key)
+		ft, known, err := fieldTypeOf(sch, m.Key)
 		if err != nil {
 			return nil, false, err
 		}
@@ -25,17 +27,17 @@ func normalizeFields(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (st
 				ignored = true
 				continue
 			}
-			return nil, false, unknownField(sch, m.key)
+			return nil, false, unknownField(sch, m.Key)
 		}
-		v, ok, err := ft.normalize(m.val)
+		v, ok, err := ft.normalize(m.Val)
 		if err != nil {
-			return nil, false, fmt.Errorf("Could not parse field '%s' of type %s: %w", m.key, ft.text(), err)
+			return nil, false, fmt.Errorf("Could not parse field '%s' of type %s: %w", m.Key, ft.text(), err)
 		}
 		if ok {
-			out = append(out, member{m.key, v})
+			out = append(out, jsonx.Member{Key: m.Key, Val: v})
 		}
 	}
-	return out.marshal(), ignored, nil
+	return out.Marshal(), ignored, nil
 }
 
 func unknownField(sch *Schema, name string) error {
@@ -131,21 +133,21 @@ func renderFields(sch *Schema, stored []byte, fs fieldSet, tf tensorFormat) json
 	if fs.fields == nil && (tf == tensorShort || sch == nil) {
 		return json.RawMessage(stored)
 	}
-	obj, err := parseObject(stored)
+	obj, err := jsonx.ParseObject(stored)
 	if err != nil {
 		return json.RawMessage(stored)
 	}
 	out := obj[:0]
 	for _, m := range obj {
-		if !fs.includes(m.key) {
+		if !fs.includes(m.Key) {
 			continue
 		}
 		if tf != tensorShort && sch != nil {
-			if ft, ok, _ := fieldTypeOf(sch, m.key); ok && ft.kind == kindTensor {
-				m.val = renderStoredTensor(ft.tensor, m.val, tf)
+			if ft, ok, _ := fieldTypeOf(sch, m.Key); ok && ft.kind == kindTensor {
+				m.Val = renderStoredTensor(ft.tensor, m.Val, tf)
 			}
 		}
 		out = append(out, m)
 	}
-	return out.marshal()
+	return out.Marshal()
 }

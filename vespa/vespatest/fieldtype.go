@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // kind is the shape of a field type.
@@ -181,42 +183,42 @@ func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error
 		b, _ := json.Marshal(out)
 		return b, true, nil
 	case kindWset:
-		obj, err := parseObject(raw)
+		obj, err := jsonx.ParseObject(raw)
 		if err != nil {
 			// An array of keys means weight 1 each... only in some readers; reject.
 			return nil, false, fmt.Errorf("expected a weighted set object, got %s", clip(raw))
 		}
 		out := obj[:0]
 		for _, kv := range obj {
-			w, err := numberOf(kv.val, true)
+			w, err := numberOf(kv.Val, true)
 			if err != nil {
-				return nil, false, fmt.Errorf("weight of %q: %w", kv.key, err)
+				return nil, false, fmt.Errorf("weight of %q: %w", kv.Key, err)
 			}
-			out = append(out, member{kv.key, json.RawMessage(w)})
+			out = append(out, jsonx.Member{Key: kv.Key, Val: json.RawMessage(w)})
 		}
 		if len(out) == 0 {
 			return nil, false, nil
 		}
-		return out.marshal(), true, nil
+		return out.Marshal(), true, nil
 	case kindMap:
-		obj, err := parseObject(raw)
+		obj, err := jsonx.ParseObject(raw)
 		if err != nil {
 			return nil, false, fmt.Errorf("expected a map object, got %s", clip(raw))
 		}
 		out := obj[:0]
 		for _, kv := range obj {
-			v, ok, err := t.elem.normalize(kv.val)
+			v, ok, err := t.elem.normalize(kv.Val)
 			if err != nil {
 				return nil, false, err
 			}
 			if ok {
-				out = append(out, member{kv.key, v})
+				out = append(out, jsonx.Member{Key: kv.Key, Val: v})
 			}
 		}
 		if len(out) == 0 {
 			return nil, false, nil
 		}
-		return out.marshal(), true, nil
+		return out.Marshal(), true, nil
 	case kindTensor:
 		if out, ok := t.tensor.normalizeVector(raw); ok {
 			return out, true, nil

@@ -3,13 +3,15 @@ package vespatest
 import (
 	"net/http"
 	"time"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // massOperation serves copy (POST), update-where (PUT) and delete-where
 // (DELETE) on visit paths: every document matching the selection is
 // processed, with the selection re-checked atomically as its condition.
 func (d *docReq) massOperation(spec *visitSpec) {
-	var update object
+	var update jsonx.Object
 	if d.op == OpUpdateWhere {
 		body, ok := d.readBody()
 		if !ok {
@@ -74,16 +76,16 @@ func (d *docReq) massOperation(spec *visitSpec) {
 			}
 		}
 	})
-	body := object{{"pathId", jsonString(d.pathID)}, {"documentCount", jsonInt(int64(count))}}
+	body := jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}, {Key: "documentCount", Val: jsonx.Int(int64(count))}}
 	if d.trace > 0 {
-		body = append(body, member{"trace", d.traceJSON(docID{})})
+		body = append(body, jsonx.Member{Key: "trace", Val: d.traceJSON(docID{})})
 	}
 	if failure != "" {
-		writeJSON(d.w, http.StatusInternalServerError, append(body, member{"message", jsonString(failure)}))
+		writeJSON(d.w, http.StatusInternalServerError, append(body, jsonx.Member{Key: "message", Val: jsonx.String(failure)}))
 		return
 	}
 	if !done {
-		body = append(body, member{"continuation", jsonString(next.String())})
+		body = append(body, jsonx.Member{Key: "continuation", Val: jsonx.String(next.String())})
 	}
 	writeJSON(d.w, http.StatusOK, body)
 }
@@ -120,10 +122,10 @@ func (d *docReq) massLatency(spec *visitSpec, latency time.Duration) bool {
 	if latency < session {
 		return false
 	}
-	body := object{{"pathId", jsonString(d.pathID)}, {"documentCount", jsonInt(0)}}
+	body := jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}, {Key: "documentCount", Val: jsonx.Int(0)}}
 	if d.trace > 0 {
-		body = append(body, member{"trace", d.traceJSON(docID{})})
+		body = append(body, jsonx.Member{Key: "trace", Val: d.traceJSON(docID{})})
 	}
-	writeJSON(d.w, http.StatusOK, append(body, member{"continuation", jsonString(spec.token.String())}))
+	writeJSON(d.w, http.StatusOK, append(body, jsonx.Member{Key: "continuation", Val: jsonx.String(spec.token.String())}))
 	return true
 }

@@ -5,13 +5,15 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // routes builds the container's handler: authentication, then dispatch by path.
 func (s *Server) routes() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.authorized(r) {
-			writeJSON(w, http.StatusForbidden, object{{"code", jsonInt(403)}, {"message", jsonString("Access denied")}})
+			writeJSON(w, http.StatusForbidden, jsonx.Object{{Key: "code", Val: jsonx.Int(403)}, {Key: "message", Val: jsonx.String("Access denied")}})
 			return
 		}
 		path := rawPath(r)
@@ -27,9 +29,9 @@ func (s *Server) routes() http.Handler {
 		case path == "/ApplicationStatus":
 			s.serveApplicationStatus(w, r)
 		case path == "/":
-			writeJSON(w, http.StatusOK, object{{"handlers", handlerList(r.Host)}})
+			writeJSON(w, http.StatusOK, jsonx.Object{{Key: "handlers", Val: handlerList(r.Host)}})
 		default:
-			writeJSON(w, http.StatusNotFound, object{{"code", jsonInt(404)}, {"message", jsonString("No request handler bound to " + path)}})
+			writeJSON(w, http.StatusNotFound, jsonx.Object{{Key: "code", Val: jsonx.Int(404)}, {Key: "message", Val: jsonx.String("No request handler bound to " + path)}})
 		}
 	})
 }

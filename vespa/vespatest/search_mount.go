@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/search"
 )
 
@@ -85,11 +86,11 @@ func writeSearchError(w http.ResponseWriter, f Fault) {
 	if msg == "" {
 		msg = defaultFaultMessage(f.Status)
 	}
-	errObj := object{{"code", jsonInt(int64(code))}, {"summary", jsonString(summary)}, {"message", jsonString(msg)}}
-	root := object{
-		{"id", jsonString("toplevel")}, {"relevance", json.RawMessage("1.0")},
-		{"fields", json.RawMessage(`{"totalCount":0}`)},
-		{"errors", json.RawMessage("[" + string(errObj.marshal()) + "]")},
+	errObj := jsonx.Object{{Key: "code", Val: jsonx.Int(int64(code))}, {Key: "summary", Val: jsonx.String(summary)}, {Key: "message", Val: jsonx.String(msg)}}
+	root := jsonx.Object{
+		{Key: "id", Val: jsonx.String("toplevel")}, {Key: "relevance", Val: json.RawMessage("1.0")},
+		{Key: "fields", Val: json.RawMessage(`{"totalCount":0}`)},
+		{Key: "errors", Val: json.RawMessage("[" + string(errObj.Marshal()) + "]")},
 	}
-	writeJSON(w, f.Status, object{{"root", root.marshal()}})
+	writeJSON(w, f.Status, jsonx.Object{{Key: "root", Val: root.Marshal()}})
 }

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // The document selection language subset (Vespa's grammar:
@@ -56,16 +58,16 @@ type selNode interface {
 type selDoc struct {
 	id     docID
 	raw    []byte
-	fields object
+	fields jsonx.Object
 	parsed bool
 }
 
 func (d *selDoc) field(name string) (json.RawMessage, bool) {
 	if !d.parsed {
 		d.parsed = true
-		d.fields, _ = parseObject(d.raw)
+		d.fields, _ = jsonx.ParseObject(d.raw)
 	}
-	return d.fields.get(name)
+	return d.fields.Get(name)
 }
 
 // matches evaluates the selection on one document.

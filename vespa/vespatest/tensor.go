@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // tensorType is a parsed tensor type such as tensor<float>(cat{},x[3]).
@@ -309,25 +311,25 @@ func parseTensor(t *tensorType, raw json.RawMessage) (*tensorValue, error) {
 		}
 		return v, v.setDense(nil, nums)
 	}
-	obj, err := parseObject(raw)
+	obj, err := jsonx.ParseObject(raw)
 	if err != nil {
 		return nil, fmt.Errorf("unrecognised tensor value %s", clip(raw))
 	}
-	if cells, ok := obj.get("cells"); ok {
+	if cells, ok := obj.Get("cells"); ok {
 		return v, v.addCells(cells)
 	}
-	if values, ok := obj.get("values"); ok {
+	if values, ok := obj.Get("values"); ok {
 		nums, err := t.flattenNumbers(values)
 		if err != nil {
 			return nil, err
 		}
 		return v, v.setDense(nil, nums)
 	}
-	if blocks, ok := obj.get("blocks"); ok {
+	if blocks, ok := obj.Get("blocks"); ok {
 		return v, v.addBlocks(blocks)
 	}
-	obj = obj.del("type")
-	return v, v.addShortMapped(obj.marshal())
+	obj = obj.Del("type")
+	return v, v.addShortMapped(obj.Marshal())
 }
 
 // addCells reads verbose cells [{"address":..,"value":..}] or, for a single
@@ -364,24 +366,24 @@ func (v *tensorValue) addShortMapped(raw json.RawMessage) error {
 	if len(mapped) != 1 {
 		return fmt.Errorf("short tensor form needs exactly one mapped dimension in %s", v.typ)
 	}
-	obj, err := parseObject(raw)
+	obj, err := jsonx.ParseObject(raw)
 	if err != nil {
 		return err
 	}
 	for _, m := range obj {
 		if len(v.typ.dims) == 1 {
 			var x float64
-			if err := json.Unmarshal(m.val, &x); err != nil {
-				return fmt.Errorf("tensor cell %q: %w", m.key, err)
+			if err := json.Unmarshal(m.Val, &x); err != nil {
+				return fmt.Errorf("tensor cell %q: %w", m.Key, err)
 			}
-			v.set([]string{m.key}, x)
+			v.set([]string{m.Key}, x)
 			continue
 		}
-		nums, err := v.typ.flattenNumbers(m.val)
+		nums, err := v.typ.flattenNumbers(m.Val)
 		if err != nil {
 			return err
 		}
-		if err := v.setDense([]string{m.key}, nums); err != nil {
+		if err := v.setDense([]string{m.Key}, nums); err != nil {
 			return err
 		}
 	}
@@ -475,31 +477,31 @@ func (v *tensorValue) render(f tensorFormat) json.RawMessage {
 	mapped := v.typ.mappedDims()
 	switch {
 	case !long && v.typ.dense() && asHex:
-		key, body = "values", jsonString(v.denseHex(nil))
+		key, body = "values", jsonx.String(v.denseHex(nil))
 	case !long && v.typ.dense():
 		key, body = "values", v.denseJSON(nil)
 	case !long && len(mapped) == 1 && len(v.typ.dims) == 1:
-		var o object
+		var o jsonx.Object
 		for _, k := range v.keys {
-			o = append(o, member{k, json.RawMessage(formatFloat(v.cells[k]))})
+			o = append(o, jsonx.Member{Key: k, Val: json.RawMessage(formatFloat(v.cells[k]))})
 		}
-		body = o.marshal()
+		body = o.Marshal()
 	case !long && len(mapped) == 1:
 		key = "blocks"
-		var o object
+		var o jsonx.Object
 		seen := map[string]bool{}
 		for _, k := range v.keys {
 			label := v.mappedLabel(k)
 			if !seen[label] {
 				seen[label] = true
 				if asHex {
-					o = append(o, member{label, jsonString(v.denseHex([]string{label}))})
+					o = append(o, jsonx.Member{Key: label, Val: jsonx.String(v.denseHex([]string{label}))})
 				} else {
-					o = append(o, member{label, v.denseJSON([]string{label})})
+					o = append(o, jsonx.Member{Key: label, Val: v.denseJSON([]string{label})})
 				}
 			}
 		}
-		body = o.marshal()
+		body = o.Marshal()
 	default:
 		var b bytes.Buffer
 		b.WriteByte('[')
@@ -508,12 +510,12 @@ func (v *tensorValue) render(f tensorFormat) json.RawMessage {
 				b.WriteByte(',')
 			}
 			labels := strings.Split(k, "\x00")
-			var addr object
+			var addr jsonx.Object
 			for j, d := range v.typ.dims {
-				addr = append(addr, member{d.name, jsonString(labels[j])})
+				addr = append(addr, jsonx.Member{Key: d.name, Val: jsonx.String(labels[j])})
 			}
 			b.WriteString(`{"address":`)
-			addr.writeTo(&b)
+			addr.WriteTo(&b)
 			b.WriteString(`,"value":` + formatFloat(v.cells[k]) + "}")
 		}
 		b.WriteByte(']')
@@ -522,7 +524,7 @@ func (v *tensorValue) render(f tensorFormat) json.RawMessage {
 	if f == tensorShortValue || f == tensorLongValue || f == tensorHexValue {
 		return body
 	}
-	return object{{"type", jsonString(v.typ.String())}, {key, body}}.marshal()
+	return jsonx.Object{{Key: "type", Val: jsonx.String(v.typ.String())}, {Key: key, Val: body}}.Marshal()
 }
 
 func (v *tensorValue) mappedLabel(k string) string {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // The put path of a dense vector is the emulator's hottest: embedding
@@ -23,9 +25,9 @@ func (t *tensorType) normalizeVector(raw []byte) (json.RawMessage, bool) {
 	typ := t.String()
 	out := make([]byte, 0, len(typ)+len(raw)*5/4+32)
 	out = append(out, `{"type":`...)
-	out = append(out, jsonString(typ)...)
+	out = append(out, jsonx.String(typ)...)
 	out = append(out, `,"values":[`...)
-	i := skipWS(raw, 0)
+	i := jsonx.SkipWS(raw, 0)
 	if i >= len(raw) {
 		return nil, false
 	}
@@ -36,7 +38,7 @@ func (t *tensorType) normalizeVector(raw []byte) (json.RawMessage, bool) {
 	case '{':
 		out, i, ok = t.appendVectorObject(out, raw, i)
 	}
-	if !ok || skipWS(raw, i) != len(raw) {
+	if !ok || jsonx.SkipWS(raw, i) != len(raw) {
 		return nil, false
 	}
 	return append(out, "]}"...), true
@@ -46,9 +48,9 @@ func (t *tensorType) normalizeVector(raw []byte) (json.RawMessage, bool) {
 // rounded to the cell type, and returns the index after the array.
 func (t *tensorType) appendVector(out, raw []byte, i int) ([]byte, int, bool) {
 	n := 0
-	i = skipWS(raw, i+1)
+	i = jsonx.SkipWS(raw, i+1)
 	for i < len(raw) && raw[i] != ']' {
-		end := numberEnd(raw, i)
+		end := jsonx.NumberEnd(raw, i)
 		if end < 0 {
 			return nil, 0, false
 		}
@@ -65,9 +67,9 @@ func (t *tensorType) appendVector(out, raw []byte, i int) ([]byte, int, bool) {
 		} else {
 			out = strconv.AppendFloat(out, f, 'g', -1, 64)
 		}
-		i = skipWS(raw, end)
+		i = jsonx.SkipWS(raw, end)
 		if i < len(raw) && raw[i] == ',' {
-			i = skipWS(raw, i+1)
+			i = jsonx.SkipWS(raw, i+1)
 		}
 	}
 	if i >= len(raw) || n != t.dims[0].size {
@@ -80,15 +82,15 @@ func (t *tensorType) appendVector(out, raw []byte, i int) ([]byte, int, bool) {
 // in any order, "type" optional, "values" a flat array of numbers).
 func (t *tensorType) appendVectorObject(out, raw []byte, i int) ([]byte, int, bool) {
 	seen := false
-	i = skipWS(raw, i+1)
+	i = jsonx.SkipWS(raw, i+1)
 	for i < len(raw) && raw[i] != '}' {
 		kEnd := stringEnd(raw, i)
 		if kEnd < 0 {
 			return nil, 0, false
 		}
 		key := string(raw[i+1 : kEnd-1])
-		i = skipWS(raw, kEnd)
-		i = skipWS(raw, i+1) // the colon
+		i = jsonx.SkipWS(raw, kEnd)
+		i = jsonx.SkipWS(raw, i+1) // the colon
 		if i >= len(raw) {
 			return nil, 0, false
 		}
@@ -104,58 +106,15 @@ func (t *tensorType) appendVectorObject(out, raw []byte, i int) ([]byte, int, bo
 		if !ok {
 			return nil, 0, false
 		}
-		i = skipWS(raw, i)
+		i = jsonx.SkipWS(raw, i)
 		if i < len(raw) && raw[i] == ',' {
-			i = skipWS(raw, i+1)
+			i = jsonx.SkipWS(raw, i+1)
 		}
 	}
 	if i >= len(raw) || !seen {
 		return nil, 0, false
 	}
 	return out, i + 1, true
-}
-
-// numberEnd returns the end of the JSON number at raw[i], or -1 if none is
-// there: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func numberEnd(raw []byte, i int) int {
-	if i < len(raw) && raw[i] == '-' {
-		i++
-	}
-	if i >= len(raw) {
-		return -1
-	}
-	if raw[i] == '0' {
-		i++
-	} else if i = digitsEnd(raw, i); i < 0 {
-		return -1
-	}
-	if i < len(raw) && raw[i] == '.' {
-		if i = digitsEnd(raw, i+1); i < 0 {
-			return -1
-		}
-	}
-	if i < len(raw) && (raw[i] == 'e' || raw[i] == 'E') {
-		i++
-		if i < len(raw) && (raw[i] == '+' || raw[i] == '-') {
-			i++
-		}
-		if i = digitsEnd(raw, i); i < 0 {
-			return -1
-		}
-	}
-	return i
-}
-
-// digitsEnd returns the end of the run of at least one digit at raw[i], or -1.
-func digitsEnd(raw []byte, i int) int {
-	j := i
-	for j < len(raw) && raw[j] >= '0' && raw[j] <= '9' {
-		j++
-	}
-	if j == i {
-		return -1
-	}
-	return j
 }
 
 // stringEnd returns the index after the JSON string starting at raw[i], or -1.
@@ -169,11 +128,4 @@ func stringEnd(raw []byte, i int) int {
 		}
 	}
 	return -1
-}
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
 }

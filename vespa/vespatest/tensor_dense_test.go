@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 func TestNormalizeVector_matchesTheGeneralTensorReader(t *testing.T) {
@@ -64,7 +66,7 @@ func FuzzScanObject(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		obj, err := scanObject(raw)
+		obj, err := jsonx.ScanObject(raw)
 		if err != nil {
 			return
 		}
@@ -79,8 +81,8 @@ func FuzzScanObject(f *testing.F) {
 			t.Fatalf("%q: %d members, encoding/json %d", raw, len(obj), len(m))
 		}
 		for _, mem := range obj {
-			if !bytes.Equal(bytes.TrimSpace(m[mem.key]), mem.val) {
-				t.Fatalf("%q: member %q is %s, encoding/json %s", raw, mem.key, mem.val, m[mem.key])
+			if !bytes.Equal(bytes.TrimSpace(m[mem.Key]), mem.Val) {
+				t.Fatalf("%q: member %q is %s, encoding/json %s", raw, mem.Key, mem.Val, m[mem.Key])
 			}
 		}
 	})

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 var updateOps = map[string]bool{
@@ -16,15 +18,15 @@ var updateOps = map[string]bool{
 
 // parseUpdate validates the "fields" of an update body: each field (or field
 // path) maps to an object of operations.
-func parseUpdate(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (object, bool, error) {
-	obj, err := parseObject(raw)
+func parseUpdate(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (jsonx.Object, bool, error) {
+	obj, err := jsonx.ParseObject(raw)
 	if err != nil {
 		return nil, false, fmt.Errorf("failed parsing document: %w", err)
 	}
-	out := make(object, 0, len(obj))
+	out := make(jsonx.Object, 0, len(obj))
 	ignored := false
 	for _, m := range obj {
-		base, _ := splitFieldPath(m.key)
+		base, _ := splitFieldPath(m.Key)
 		if _, known, err := fieldTypeOf(sch, base); err != nil {
 			return nil, false, err
 		} else if !known {
@@ -34,13 +36,13 @@ func parseUpdate(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (object
 			}
 			return nil, false, unknownField(sch, base)
 		}
-		ops, err := parseObject(m.val)
+		ops, err := jsonx.ParseObject(m.Val)
 		if err != nil {
-			return nil, false, fmt.Errorf("failed parsing document: update of field '%s' must be an object of operations", m.key)
+			return nil, false, fmt.Errorf("failed parsing document: update of field '%s' must be an object of operations", m.Key)
 		}
 		for _, op := range ops {
-			if !updateOps[op.key] {
-				return nil, false, fmt.Errorf("Unknown operation '%s' on field '%s'", op.key, m.key)
+			if !updateOps[op.Key] {
+				return nil, false, fmt.Errorf("Unknown operation '%s' on field '%s'", op.Key, m.Key)
 			}
 		}
 		out = append(out, m)
@@ -58,19 +60,19 @@ func splitFieldPath(key string) (string, string) {
 }
 
 // applyUpdate applies validated update operations to stored fields.
-func applyUpdate(sch *Schema, stored []byte, update object) ([]byte, error) {
-	doc, err := parseObject(stored)
+func applyUpdate(sch *Schema, stored []byte, update jsonx.Object) ([]byte, error) {
+	doc, err := jsonx.ParseObject(stored)
 	if err != nil {
 		return nil, err
 	}
 	for _, m := range update {
-		base, accessor := splitFieldPath(m.key)
+		base, accessor := splitFieldPath(m.Key)
 		ft, _, err := fieldTypeOf(sch, base)
 		if err != nil {
 			return nil, err
 		}
-		ops, _ := parseObject(m.val)
-		cur, _ := doc.get(base)
+		ops, _ := jsonx.ParseObject(m.Val)
+		cur, _ := doc.Get(base)
 		var next json.RawMessage
 		if accessor != "" {
 			next, err = applyPathOps(ft, cur, accessor, ops)
@@ -78,38 +80,38 @@ func applyUpdate(sch *Schema, stored []byte, update object) ([]byte, error) {
 			next, err = applyFieldOps(ft, cur, ops)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("Could not update field '%s': %w", m.key, err)
+			return nil, fmt.Errorf("Could not update field '%s': %w", m.Key, err)
 		}
 		if next == nil || isEmptyJSON(next) {
-			doc = doc.del(base)
+			doc = doc.Del(base)
 		} else {
-			doc = doc.set(base, next)
+			doc = doc.Set(base, next)
 		}
 	}
-	return doc.marshal(), nil
+	return doc.Marshal(), nil
 }
 
 // applyFieldOps applies the operations on one whole field. A nil result clears it.
-func applyFieldOps(ft *fieldType, cur json.RawMessage, ops object) (json.RawMessage, error) {
+func applyFieldOps(ft *fieldType, cur json.RawMessage, ops jsonx.Object) (json.RawMessage, error) {
 	var err error
 	for _, op := range ops {
-		switch op.key {
+		switch op.Key {
 		case "assign":
 			var ok bool
-			cur, ok, err = ft.normalize(op.val)
+			cur, ok, err = ft.normalize(op.Val)
 			if !ok {
 				cur = nil
 			}
 		case "increment", "decrement", "multiply", "divide":
-			cur, err = arithmetic(ft, cur, op.key, op.val)
+			cur, err = arithmetic(ft, cur, op.Key, op.Val)
 		case "add":
-			cur, err = addTo(ft, cur, op.val)
+			cur, err = addTo(ft, cur, op.Val)
 		case "remove":
-			cur, err = removeFrom(ft, cur, op.val)
+			cur, err = removeFrom(ft, cur, op.Val)
 		case "match":
-			cur, err = matchOp(ft, cur, op.val)
+			cur, err = matchOp(ft, cur, op.Val)
 		case "modify":
-			cur, err = tensorModify(ft, cur, op.val)
+			cur, err = tensorModify(ft, cur, op.Val)
 		}
 		if err != nil {
 			return nil, err
@@ -202,37 +204,37 @@ func addTo(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
 			return nil, err
 		}
 		for _, m := range add {
-			w, err := numberOf(m.val, true)
+			w, err := numberOf(m.Val, true)
 			if err != nil {
 				return nil, err
 			}
-			set = set.set(m.key, json.RawMessage(w))
+			set = set.Set(m.Key, json.RawMessage(w))
 		}
-		return set.marshal(), nil
+		return set.Marshal(), nil
 	case kindMap:
 		set, add, err := objects(cur, arg)
 		if err != nil {
 			return nil, err
 		}
 		for _, m := range add {
-			set = set.set(m.key, m.val)
+			set = set.Set(m.Key, m.Val)
 		}
-		return set.marshal(), nil
+		return set.Marshal(), nil
 	case kindTensor:
 		return tensorAdd(ft, cur, arg)
 	}
 	return nil, fmt.Errorf("add is not supported on type %s", ft.text())
 }
 
-func objects(cur, arg json.RawMessage) (object, object, error) {
-	var set object
+func objects(cur, arg json.RawMessage) (jsonx.Object, jsonx.Object, error) {
+	var set jsonx.Object
 	if cur != nil {
 		var err error
-		if set, err = parseObject(cur); err != nil {
+		if set, err = jsonx.ParseObject(cur); err != nil {
 			return nil, nil, fmt.Errorf("stored value is not an object")
 		}
 	}
-	add, err := parseObject(arg)
+	add, err := jsonx.ParseObject(arg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("expected an object of keys")
 	}
@@ -270,22 +272,22 @@ func removeFrom(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error
 		b, _ := json.Marshal(out)
 		return b, nil
 	default:
-		set, err := parseObject(cur)
+		set, err := jsonx.ParseObject(cur)
 		if err != nil {
 			return nil, fmt.Errorf("stored value is not an object")
 		}
 		var keys []string
-		if rm, err := parseObject(arg); err == nil {
+		if rm, err := jsonx.ParseObject(arg); err == nil {
 			for _, m := range rm {
-				keys = append(keys, m.key)
+				keys = append(keys, m.Key)
 			}
 		} else if err := json.Unmarshal(arg, &keys); err != nil {
 			return nil, fmt.Errorf("remove needs an object or array of keys")
 		}
 		for _, k := range keys {
-			set = set.del(k)
+			set = set.Del(k)
 		}
-		return set.marshal(), nil
+		return set.Marshal(), nil
 	}
 }
 
@@ -302,15 +304,15 @@ func jsonEqual(a, b json.RawMessage) bool {
 // matchOp applies {"element": k, "<op>": v} to one element of an array (by
 // index) or weighted set/map (by key).
 func matchOp(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
-	obj, err := parseObject(arg)
+	obj, err := jsonx.ParseObject(arg)
 	if err != nil {
 		return nil, fmt.Errorf("match needs an object")
 	}
-	el, ok := obj.get("element")
+	el, ok := obj.Get("element")
 	if !ok {
 		return nil, fmt.Errorf("match needs an 'element'")
 	}
-	ops := obj.del("element")
+	ops := obj.Del("element")
 	if cur == nil {
 		return nil, nil
 	}
@@ -322,7 +324,7 @@ func matchOp(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
 }
 
 // applyAccess applies ops to one element of cur, addressed by key or index.
-func applyAccess(ft *fieldType, cur json.RawMessage, key string, index bool, ops object) (json.RawMessage, error) {
+func applyAccess(ft *fieldType, cur json.RawMessage, key string, index bool, ops jsonx.Object) (json.RawMessage, error) {
 	et := elemType(ft)
 	if ft.kind == kindWset {
 		et = &fieldType{kind: kindInt, name: "int"}
@@ -338,7 +340,7 @@ func applyAccess(ft *fieldType, cur json.RawMessage, key string, index bool, ops
 		}
 		removed := false
 		for _, op := range ops {
-			if op.key == "remove" {
+			if op.Key == "remove" {
 				removed = true
 			}
 		}
@@ -354,17 +356,17 @@ func applyAccess(ft *fieldType, cur json.RawMessage, key string, index bool, ops
 		b, _ := json.Marshal(items)
 		return b, nil
 	}
-	var set object
+	var set jsonx.Object
 	if cur != nil {
 		var err error
-		if set, err = parseObject(cur); err != nil {
+		if set, err = jsonx.ParseObject(cur); err != nil {
 			return nil, fmt.Errorf("not an object")
 		}
 	}
-	old, _ := set.get(key)
+	old, _ := set.Get(key)
 	for _, op := range ops {
-		if op.key == "remove" {
-			return set.del(key).marshal(), nil
+		if op.Key == "remove" {
+			return set.Del(key).Marshal(), nil
 		}
 	}
 	v, err := applyFieldOps(et, old, ops)
@@ -372,13 +374,13 @@ func applyAccess(ft *fieldType, cur json.RawMessage, key string, index bool, ops
 		return nil, err
 	}
 	if v == nil {
-		return set.del(key).marshal(), nil
+		return set.Del(key).Marshal(), nil
 	}
-	return set.set(key, v).marshal(), nil
+	return set.Set(key, v).Marshal(), nil
 }
 
 // applyPathOps applies ops to a field path: m{key}, arr[i] or s.sub (one level).
-func applyPathOps(ft *fieldType, cur json.RawMessage, accessor string, ops object) (json.RawMessage, error) {
+func applyPathOps(ft *fieldType, cur json.RawMessage, accessor string, ops jsonx.Object) (json.RawMessage, error) {
 	switch accessor[0] {
 	case '{':
 		key := strings.TrimSuffix(accessor[1:], "}")

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 func tensorOf(ft *fieldType, cur json.RawMessage) (*tensorValue, error) {
@@ -76,28 +78,28 @@ func tensorModify(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, err
 	if err != nil {
 		return nil, err
 	}
-	obj, err := parseObject(arg)
+	obj, err := jsonx.ParseObject(arg)
 	if err != nil {
 		return nil, fmt.Errorf("modify needs an object")
 	}
 	var op string
-	if v, ok := obj.get("operation"); ok {
+	if v, ok := obj.Get("operation"); ok {
 		_ = json.Unmarshal(v, &op)
 	}
 	create := false
-	if v, ok := obj.get("create"); ok {
+	if v, ok := obj.Get("create"); ok {
 		_ = json.Unmarshal(v, &create)
 	}
 	cells := newTensor(ft.tensor)
 	switch {
 	case has(obj, "addresses"):
-		v, _ := obj.get("addresses")
+		v, _ := obj.Get("addresses")
 		err = cells.addCells(v)
 	case has(obj, "cells"):
-		v, _ := obj.get("cells")
+		v, _ := obj.Get("cells")
 		err = cells.addCells(v)
 	case has(obj, "blocks"):
-		v, _ := obj.get("blocks")
+		v, _ := obj.Get("blocks")
 		err = cells.addBlocks(v)
 	default:
 		err = fmt.Errorf("modify needs addresses, cells or blocks")
@@ -135,7 +137,7 @@ func tensorModify(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, err
 	return t.render(tensorShort), nil
 }
 
-func has(o object, key string) bool {
-	_, ok := o.get(key)
+func has(o jsonx.Object, key string) bool {
+	_, ok := o.Get(key)
 	return ok
 }

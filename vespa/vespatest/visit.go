@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // visitSpec is a parsed visit-kind request.
@@ -324,7 +326,7 @@ func (s *Server) scan(spec *visitSpec, deadline time.Time, emit func([]visited))
 
 func (s *Server) renderVisited(spec *visitSpec, v visited) json.RawMessage {
 	if v.removed {
-		return object{{"remove", jsonString(v.id)}}.marshal()
+		return jsonx.Object{{Key: "remove", Val: jsonx.String(v.id)}}.Marshal()
 	}
 	sch := spec.schema
 	if sch == nil {
@@ -332,7 +334,7 @@ func (s *Server) renderVisited(spec *visitSpec, v visited) json.RawMessage {
 			sch, _ = s.app.Load().schema(id.docType)
 		}
 	}
-	return object{{"id", jsonString(v.id)}, {"fields", renderFields(sch, v.fields, spec.fields, spec.tensors)}}.marshal()
+	return jsonx.Object{{Key: "id", Val: jsonx.String(v.id)}, {Key: "fields", Val: renderFields(sch, v.fields, spec.fields, spec.tensors)}}.Marshal()
 }
 
 func (d *docReq) visit(spec *visitSpec) {
@@ -355,7 +357,7 @@ func (d *docReq) visit(spec *visitSpec) {
 		}
 	}
 	buf.WriteString(`{"pathId":`)
-	buf.Write(jsonString(d.pathID))
+	buf.Write(jsonx.String(d.pathID))
 	buf.WriteString(`,"documents":[`)
 	n := 0
 	next, done := d.s.scan(spec, deadline, func(batch []visited) {
@@ -377,7 +379,7 @@ func (d *docReq) visit(spec *visitSpec) {
 	}
 	if !done {
 		buf.WriteString(`,"continuation":`)
-		buf.Write(jsonString(next.String()))
+		buf.Write(jsonx.String(next.String()))
 	}
 	buf.WriteString("}")
 	if flusher != nil {
@@ -401,18 +403,18 @@ func (d *docReq) visitJSONL(spec *visitSpec, deadline time.Time) {
 		for _, v := range batch {
 			if v.removed {
 				buf.WriteString(`{"remove":`)
-				buf.Write(jsonString(v.id))
+				buf.Write(jsonx.String(v.id))
 				buf.WriteString("}\n")
 			} else {
-				line := object{{"put", jsonString(v.id)}, {"fields", renderFields(spec.schema, v.fields, spec.fields, spec.tensors)}}
-				line.writeTo(&buf)
+				line := jsonx.Object{{Key: "put", Val: jsonx.String(v.id)}, {Key: "fields", Val: renderFields(spec.schema, v.fields, spec.fields, spec.tensors)}}
+				line.WriteTo(&buf)
 				buf.WriteByte('\n')
 			}
 			n++
 		}
 		if len(batch) > 0 {
 			t.next = t.nextBucket(t.next) + 1
-			fmt.Fprintf(&buf, `{"continuation":{"token":%s,"percentFinished":%s}}`+"\n", jsonString(t.String()), formatPercent(t.percent()))
+			fmt.Fprintf(&buf, `{"continuation":{"token":%s,"percentFinished":%s}}`+"\n", jsonx.String(t.String()), formatPercent(t.percent()))
 			_, _ = w.Write(buf.Bytes())
 			buf.Reset()
 			_ = rc.Flush()
@@ -424,7 +426,7 @@ func (d *docReq) visitJSONL(spec *visitSpec, deadline time.Time) {
 	if done {
 		buf.WriteString(`{"continuation":{"percentFinished":100.0}}` + "\n")
 	} else {
-		fmt.Fprintf(&buf, `{"continuation":{"token":%s,"percentFinished":%s}}`+"\n", jsonString(next.String()), formatPercent(next.percent()))
+		fmt.Fprintf(&buf, `{"continuation":{"token":%s,"percentFinished":%s}}`+"\n", jsonx.String(next.String()), formatPercent(next.percent()))
 	}
 	_, _ = w.Write(buf.Bytes())
 }
@@ -459,20 +461,20 @@ func (d *docReq) visitFault(spec *visitSpec) bool {
 	if msg == "" {
 		msg = defaultFaultMessage(f.Status)
 	}
-	body := object{{"pathId", jsonString(d.pathID)}}
+	body := jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}}
 	switch {
 	case d.op == OpVisit && spec.stream:
-		body = append(body, member{"documents", json.RawMessage("[]")}, member{"documentCount", jsonInt(0)},
-			member{"message", jsonString(msg)}, member{"continuation", jsonString(spec.token.String())})
+		body = append(body, jsonx.Member{Key: "documents", Val: json.RawMessage("[]")}, jsonx.Member{Key: "documentCount", Val: jsonx.Int(0)},
+			jsonx.Member{Key: "message", Val: jsonx.String(msg)}, jsonx.Member{Key: "continuation", Val: jsonx.String(spec.token.String())})
 		writeJSON(d.w, http.StatusOK, body)
 	case d.op == OpVisit:
-		body = append(body, member{"documents", json.RawMessage("[]")}, member{"documentCount", jsonInt(0)}, member{"message", jsonString(msg)})
+		body = append(body, jsonx.Member{Key: "documents", Val: json.RawMessage("[]")}, jsonx.Member{Key: "documentCount", Val: jsonx.Int(0)}, jsonx.Member{Key: "message", Val: jsonx.String(msg)})
 		writeJSON(d.w, f.Status, body)
 	default:
 		n := 0
 		spec.wanted = 1
 		d.s.scan(spec, time.Now().Add(time.Second), func(b []visited) { n += len(b) })
-		body = append(body, member{"documentCount", jsonInt(int64(min(n, 1)))}, member{"message", jsonString(msg)})
+		body = append(body, jsonx.Member{Key: "documentCount", Val: jsonx.Int(int64(min(n, 1)))}, jsonx.Member{Key: "message", Val: jsonx.String(msg)})
 		writeJSON(d.w, f.Status, body)
 	}
 	return true

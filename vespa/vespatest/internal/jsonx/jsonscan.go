@@ -1,4 +1,4 @@
-package vespatest
+package jsonx
 
 import (
 	"encoding/json"
@@ -16,17 +16,17 @@ const maxScanDepth = 10000
 
 var errScan = errors.New("vespatest: not scannable")
 
-// scanObject splits a JSON object into its members, keeping key order; a
+// ScanObject splits a JSON object into its members, keeping key order; a
 // repeated key keeps its first position and its last value.
-func scanObject(raw []byte) (object, error) {
-	i := skipWS(raw, 0)
+func ScanObject(raw []byte) (Object, error) {
+	i := SkipWS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return nil, errScan
 	}
-	var obj object
-	i = skipWS(raw, i+1)
+	var obj Object
+	i = SkipWS(raw, i+1)
 	if i < len(raw) && raw[i] == '}' {
-		if skipWS(raw, i+1) != len(raw) {
+		if SkipWS(raw, i+1) != len(raw) {
 			return nil, errScan
 		}
 		return obj, nil
@@ -43,25 +43,25 @@ func scanObject(raw []byte) (object, error) {
 		if err != nil {
 			return nil, errScan
 		}
-		i = skipWS(raw, kEnd)
+		i = SkipWS(raw, kEnd)
 		if i >= len(raw) || raw[i] != ':' {
 			return nil, errScan
 		}
-		i = skipWS(raw, i+1)
+		i = SkipWS(raw, i+1)
 		vEnd := scanValue(raw, i, 1)
 		if vEnd < 0 {
 			return nil, errScan
 		}
-		obj = obj.set(key, json.RawMessage(raw[i:vEnd]))
-		i = skipWS(raw, vEnd)
+		obj = obj.Set(key, json.RawMessage(raw[i:vEnd]))
+		i = SkipWS(raw, vEnd)
 		if i >= len(raw) {
 			return nil, errScan
 		}
 		switch raw[i] {
 		case ',':
-			i = skipWS(raw, i+1)
+			i = SkipWS(raw, i+1)
 		case '}':
-			if skipWS(raw, i+1) != len(raw) {
+			if SkipWS(raw, i+1) != len(raw) {
 				return nil, errScan
 			}
 			return obj, nil
@@ -93,7 +93,7 @@ func scanValue(raw []byte, i, depth int) int {
 	case c == '"':
 		return scanString(raw, i)
 	case c == '-' || c >= '0' && c <= '9':
-		return numberEnd(raw, i)
+		return NumberEnd(raw, i)
 	case c == 't':
 		return literalEnd(raw, i, "true")
 	case c == 'f':
@@ -101,7 +101,7 @@ func scanValue(raw []byte, i, depth int) int {
 	case c == 'n':
 		return literalEnd(raw, i, "null")
 	case c == '[':
-		i = skipWS(raw, i+1)
+		i = SkipWS(raw, i+1)
 		if i < len(raw) && raw[i] == ']' {
 			return i + 1
 		}
@@ -110,13 +110,13 @@ func scanValue(raw []byte, i, depth int) int {
 			if end < 0 {
 				return -1
 			}
-			i = skipWS(raw, end)
+			i = SkipWS(raw, end)
 			if i >= len(raw) {
 				return -1
 			}
 			switch raw[i] {
 			case ',':
-				i = skipWS(raw, i+1)
+				i = SkipWS(raw, i+1)
 			case ']':
 				return i + 1
 			default:
@@ -124,7 +124,7 @@ func scanValue(raw []byte, i, depth int) int {
 			}
 		}
 	case c == '{':
-		i = skipWS(raw, i+1)
+		i = SkipWS(raw, i+1)
 		if i < len(raw) && raw[i] == '}' {
 			return i + 1
 		}
@@ -136,21 +136,21 @@ func scanValue(raw []byte, i, depth int) int {
 			if end < 0 {
 				return -1
 			}
-			i = skipWS(raw, end)
+			i = SkipWS(raw, end)
 			if i >= len(raw) || raw[i] != ':' {
 				return -1
 			}
-			end = scanValue(raw, skipWS(raw, i+1), depth+1)
+			end = scanValue(raw, SkipWS(raw, i+1), depth+1)
 			if end < 0 {
 				return -1
 			}
-			i = skipWS(raw, end)
+			i = SkipWS(raw, end)
 			if i >= len(raw) {
 				return -1
 			}
 			switch raw[i] {
 			case ',':
-				i = skipWS(raw, i+1)
+				i = SkipWS(raw, i+1)
 			case '}':
 				return i + 1
 			default:
@@ -199,4 +199,54 @@ func scanString(raw []byte, i int) int {
 		}
 	}
 	return -1
+}
+
+// NumberEnd returns the end of the JSON number at raw[i], or -1 if none is
+// there: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func NumberEnd(raw []byte, i int) int {
+	if i < len(raw) && raw[i] == '-' {
+		i++
+	}
+	if i >= len(raw) {
+		return -1
+	}
+	if raw[i] == '0' {
+		i++
+	} else if i = digitsEnd(raw, i); i < 0 {
+		return -1
+	}
+	if i < len(raw) && raw[i] == '.' {
+		if i = digitsEnd(raw, i+1); i < 0 {
+			return -1
+		}
+	}
+	if i < len(raw) && (raw[i] == 'e' || raw[i] == 'E') {
+		i++
+		if i < len(raw) && (raw[i] == '+' || raw[i] == '-') {
+			i++
+		}
+		if i = digitsEnd(raw, i); i < 0 {
+			return -1
+		}
+	}
+	return i
+}
+
+func SkipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// digitsEnd returns the end of the run of at least one digit at raw[i], or -1.
+func digitsEnd(raw []byte, i int) int {
+	j := i
+	for j < len(raw) && raw[j] >= '0' && raw[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
 }

@@ -1,4 +1,6 @@
-package vespatest
+// Package jsonx is the emulator's JSON: objects that keep their key order, and a
+// byte scanner for the common shapes of Vespa's documents.
+package jsonx
 
 import (
 	"bytes"
@@ -8,22 +10,23 @@ import (
 	"strconv"
 )
 
-// member is one key of a JSON object, kept in order.
-type member struct {
-	key string
-	val json.RawMessage
+// Member is one key of a JSON object, kept in order.
+type Member struct {
+	Key string
+	Val json.RawMessage
 }
 
-// object is a JSON object that keeps its key order, as Vespa renders fields
+// Object is a JSON object that keeps its key order, as Vespa renders fields
 // in the order they were set.
-type object []member
+type Object []Member
 
-var errNotObject = errors.New("not a JSON object")
+// ErrNotObject is returned for JSON that is not an object.
+var ErrNotObject = errors.New("not a JSON object")
 
-// parseObject reads a JSON object, keeping key order; a repeated key keeps its
+// ParseObject reads a JSON object, keeping key order; a repeated key keeps its
 // first position and its last value.
-func parseObject(raw []byte) (object, error) {
-	if obj, err := scanObject(raw); err == nil {
+func ParseObject(raw []byte) (Object, error) {
+	if obj, err := ScanObject(raw); err == nil {
 		return obj, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -33,9 +36,9 @@ func parseObject(raw []byte) (object, error) {
 		return nil, err
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errNotObject
+		return nil, ErrNotObject
 	}
-	var obj object
+	var obj Object
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
@@ -49,7 +52,7 @@ func parseObject(raw []byte) (object, error) {
 		if err := dec.Decode(&val); err != nil {
 			return nil, err
 		}
-		obj = obj.set(key, val)
+		obj = obj.Set(key, val)
 	}
 	if _, err := dec.Token(); err != nil {
 		return nil, err
@@ -60,50 +63,50 @@ func parseObject(raw []byte) (object, error) {
 	return obj, nil
 }
 
-func (o object) get(key string) (json.RawMessage, bool) {
+func (o Object) Get(key string) (json.RawMessage, bool) {
 	for _, m := range o {
-		if m.key == key {
-			return m.val, true
+		if m.Key == key {
+			return m.Val, true
 		}
 	}
 	return nil, false
 }
 
-func (o object) set(key string, val json.RawMessage) object {
+func (o Object) Set(key string, val json.RawMessage) Object {
 	for i := range o {
-		if o[i].key == key {
-			o[i].val = val
+		if o[i].Key == key {
+			o[i].Val = val
 			return o
 		}
 	}
-	return append(o, member{key, val})
+	return append(o, Member{key, val})
 }
 
-func (o object) del(key string) object {
+func (o Object) Del(key string) Object {
 	for i := range o {
-		if o[i].key == key {
+		if o[i].Key == key {
 			return append(o[:i:i], o[i+1:]...)
 		}
 	}
 	return o
 }
 
-// marshal renders the object as compact JSON.
-func (o object) marshal() json.RawMessage {
+// Marshal renders the object as compact JSON.
+func (o Object) Marshal() json.RawMessage {
 	var b bytes.Buffer
-	o.writeTo(&b)
+	o.WriteTo(&b)
 	return b.Bytes()
 }
 
-func (o object) writeTo(b *bytes.Buffer) {
+func (o Object) WriteTo(b *bytes.Buffer) {
 	b.WriteByte('{')
 	for i, m := range o {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		writeJSONString(b, m.key)
+		writeJSONString(b, m.Key)
 		b.WriteByte(':')
-		b.Write(m.val)
+		b.Write(m.Val)
 	}
 	b.WriteByte('}')
 }
@@ -122,13 +125,13 @@ func writeJSONString(b *bytes.Buffer, s string) {
 	b.Truncate(b.Len() - 1) // the encoder's newline
 }
 
-func jsonString(s string) json.RawMessage {
+func String(s string) json.RawMessage {
 	var b bytes.Buffer
 	writeJSONString(&b, s)
 	return b.Bytes()
 }
 
-func jsonInt(n int64) json.RawMessage { return json.RawMessage(strconv.FormatInt(n, 10)) }
+func Int(n int64) json.RawMessage { return json.RawMessage(strconv.FormatInt(n, 10)) }
 
 // plainString reports whether s needs no escaping in JSON.
 func plainString(s string) bool {
