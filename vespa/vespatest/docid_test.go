@@ -1,6 +1,10 @@
 package vespatest
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
+)
 
 func TestParseDocPath_mapsToIDs(t *testing.T) {
 	cases := map[string]string{
@@ -19,8 +23,8 @@ func TestParseDocPath_mapsToIDs(t *testing.T) {
 			continue
 		}
 		id, err := p.documentID()
-		if err != nil || id.full != want {
-			t.Errorf("%s -> %q, %v; want %q", path, id.full, err, want)
+		if err != nil || id.Full != want {
+			t.Errorf("%s -> %q, %v; want %q", path, id.Full, err, want)
 		}
 	}
 	for _, bad := range []string{"/document/v1/ns/music/docid/a//b", "/document/v1/ns/music/docid/%2E%2E", "/document/v1/ns/music/docid/%zz"} {
@@ -43,9 +47,9 @@ func FuzzParseDocPath(f *testing.F) {
 		if err != nil {
 			return
 		}
-		again, err := parseDocID(id.full)
-		if err != nil || again.full != id.full {
-			t.Fatalf("%q: id %q does not round-trip: %v", s, id.full, err)
+		again, err := docid.Parse(id.Full)
+		if err != nil || again.Full != id.Full {
+			t.Fatalf("%q: id %q does not round-trip: %v", s, id.Full, err)
 		}
 	})
 }

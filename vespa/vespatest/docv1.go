@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
@@ -52,10 +53,10 @@ func writeJSON(w http.ResponseWriter, status int, body jsonx.Object) {
 	_, _ = w.Write(b)
 }
 
-func (d *docReq) reply(status int, withID bool, id docID, extra ...jsonx.Member) {
+func (d *docReq) reply(status int, withID bool, id docid.ID, extra ...jsonx.Member) {
 	body := jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}}
 	if withID {
-		body = append(body, jsonx.Member{Key: "id", Val: jsonx.String(id.full)})
+		body = append(body, jsonx.Member{Key: "id", Val: jsonx.String(id.Full)})
 	}
 	if d.trace > 0 {
 		body = append(body, jsonx.Member{Key: "trace", Val: d.traceJSON(id)})
@@ -64,9 +65,9 @@ func (d *docReq) reply(status int, withID bool, id docID, extra ...jsonx.Member)
 	writeJSON(d.w, status, body)
 }
 
-func (d *docReq) traceJSON(id docID) json.RawMessage {
-	msg := fmt.Sprintf("vespatest: %s %s", d.op, id.full)
-	if id.full == "" {
+func (d *docReq) traceJSON(id docid.ID) json.RawMessage {
+	msg := fmt.Sprintf("vespatest: %s %s", d.op, id.Full)
+	if id.Full == "" {
 		msg = fmt.Sprintf("vespatest: %s %s", d.op, d.pathID)
 	}
 	return json.RawMessage(`[{"message":` + string(jsonx.String(msg)) + `}]`)
@@ -76,7 +77,7 @@ func (d *docReq) fail(status int, msg string) {
 	writeJSON(d.w, status, jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}, {Key: "message", Val: jsonx.String(msg)}})
 }
 
-func (d *docReq) failID(status int, id docID, msg string) {
+func (d *docReq) failID(status int, id docid.ID, msg string) {
 	d.reply(status, true, id, jsonx.Member{Key: "message", Val: jsonx.String(msg)})
 }
 
@@ -183,7 +184,7 @@ func (d *docReq) readBody() ([]byte, bool) {
 // injectFault runs a fault for this request; it reports whether the request
 // was answered (or dropped) and whether the operation should be skipped as
 // "ignored".
-func (d *docReq) injectFault(id docID, hasID bool) (answered, ignored bool) {
+func (d *docReq) injectFault(id docid.ID, hasID bool) (answered, ignored bool) {
 	f, ok := d.s.faults.pick(d.op, d.pathID)
 	if !ok {
 		return false, false
@@ -250,7 +251,7 @@ func (d *docReq) serveDocument() {
 	}
 }
 
-func (d *docReq) get(id docID) {
+func (d *docReq) get(id docid.ID) {
 	if err := d.params.disallow(d.pathID, "dryRun"); err != nil {
 		d.failErr(err)
 		return
@@ -265,12 +266,12 @@ func (d *docReq) get(id docID) {
 			return
 		}
 	}
-	sch, ok := d.app.schema(id.docType)
+	sch, ok := d.app.schema(id.DocType)
 	if !ok {
-		d.fail(http.StatusBadRequest, "Document type "+id.docType+" does not exist")
+		d.fail(http.StatusBadRequest, "Document type "+id.DocType+" does not exist")
 		return
 	}
-	fs, err := d.fieldSet(sch, id.docType)
+	fs, err := d.fieldSet(sch, id.DocType)
 	if err != nil {
 		d.failErr(err)
 		return
@@ -364,7 +365,7 @@ func jsonErrorText(body []byte, err error) string {
 	return err.Error()
 }
 
-func (d *docReq) write(id docID) {
+func (d *docReq) write(id docid.ID) {
 	dry, err := d.params.boolean("dryRun")
 	if err != nil {
 		d.failErr(err)
@@ -396,9 +397,9 @@ func (d *docReq) write(id docID) {
 			return
 		}
 	}
-	sch, ok := d.app.schema(id.docType)
+	sch, ok := d.app.schema(id.DocType)
 	if !ok {
-		d.fail(http.StatusBadRequest, "Document type "+id.docType+" does not exist")
+		d.fail(http.StatusBadRequest, "Document type "+id.DocType+" does not exist")
 		return
 	}
 	var wb writeBody
@@ -465,7 +466,7 @@ type writeOutcome struct {
 
 // applyWrite performs a put, update or remove atomically, with test-and-set.
 // A nil sel is no condition.
-func (s *Server) applyWrite(id docID, sch *Schema, op Operation, putFields []byte, update jsonx.Object, sel *selection, create bool) writeOutcome {
+func (s *Server) applyWrite(id docid.ID, sch *Schema, op Operation, putFields []byte, update jsonx.Object, sel *selection, create bool) writeOutcome {
 	out := writeOutcome{status: http.StatusOK}
 	err := s.store.mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
 		if sel != nil && !(create && !exists) {
@@ -515,7 +516,7 @@ func illegalParameters(detail string) string {
 	return "[UNKNOWN(251005) @ tcp/vespatest:19112/default]: ReturnCode(ILLEGAL_PARAMETERS, " + detail + ") "
 }
 
-func conditionFailed(id docID, detail string) writeOutcome {
+func conditionFailed(id docid.ID, detail string) writeOutcome {
 	return writeOutcome{http.StatusPreconditionFailed,
 		"[UNKNOWN(251013) @ tcp/vespatest:19112/default]: ReturnCode(TEST_AND_SET_CONDITION_FAILED, " + detail + ") "}
 }

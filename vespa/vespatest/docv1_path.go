@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 )
 
 // route identifies one of the seven /document/v1 path patterns.
@@ -172,7 +174,7 @@ func parseDocPath(raw string) (docPath, error) {
 
 func checkGroup(g string) error {
 	for _, r := range g {
-		if !isTextRune(r) || r == utf8.RuneError {
+		if !docid.IsTextRune(r) || r == utf8.RuneError {
 			return fmt.Errorf("Illegal code point U%04X in group", r)
 		}
 	}
@@ -195,17 +197,17 @@ func parseUnsigned(s string) (uint64, error) {
 }
 
 // documentID builds the document ID the server builds from a document path.
-func (p docPath) documentID() (docID, error) {
+func (p docPath) documentID() (docid.ID, error) {
 	kv := ""
 	switch {
 	case p.hasNumber:
 		// Long.parseLong on the unsigned text: values above int64 fail.
 		if p.number > 1<<63-1 {
-			return docID{}, fmt.Errorf("For input string: \"%d\"", p.number)
+			return docid.ID{}, fmt.Errorf("For input string: \"%d\"", p.number)
 		}
 		kv = "n=" + strconv.FormatUint(p.number, 10)
 	case p.hasGroup:
 		kv = "g=" + p.group
 	}
-	return parseDocID("id:" + p.namespace + ":" + p.docType + ":" + kv + ":" + p.rest)
+	return docid.Parse("id:" + p.namespace + ":" + p.docType + ":" + kv + ":" + p.rest)
 }

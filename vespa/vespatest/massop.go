@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
@@ -43,7 +44,7 @@ func (d *docReq) massOperation(spec *visitSpec) {
 	var failure string
 	next, done := d.s.scan(spec, deadline, func(batch []visited) {
 		for _, v := range batch {
-			id, err := parseDocID(v.id)
+			id, err := docid.Parse(v.id)
 			if err != nil {
 				continue
 			}
@@ -60,7 +61,7 @@ func (d *docReq) massOperation(spec *visitSpec) {
 				})
 				count++
 			case OpUpdateWhere:
-				sch, _ := d.app.schema(id.docType)
+				sch, _ := d.app.schema(id.DocType)
 				_ = d.s.store.mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
 					if ok, _ := spec.sel.matches(id, cur); !exists || !ok {
 						return nil, false, nil // raced: counted as fine, as in Vespa
@@ -78,7 +79,7 @@ func (d *docReq) massOperation(spec *visitSpec) {
 	})
 	body := jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}, {Key: "documentCount", Val: jsonx.Int(int64(count))}}
 	if d.trace > 0 {
-		body = append(body, jsonx.Member{Key: "trace", Val: d.traceJSON(docID{})})
+		body = append(body, jsonx.Member{Key: "trace", Val: d.traceJSON(docid.ID{})})
 	}
 	if failure != "" {
 		writeJSON(d.w, http.StatusInternalServerError, append(body, jsonx.Member{Key: "message", Val: jsonx.String(failure)}))
@@ -124,7 +125,7 @@ func (d *docReq) massLatency(spec *visitSpec, latency time.Duration) bool {
 	}
 	body := jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}, {Key: "documentCount", Val: jsonx.Int(0)}}
 	if d.trace > 0 {
-		body = append(body, jsonx.Member{Key: "trace", Val: d.traceJSON(docID{})})
+		body = append(body, jsonx.Member{Key: "trace", Val: d.traceJSON(docid.ID{})})
 	}
 	writeJSON(d.w, http.StatusOK, append(body, jsonx.Member{Key: "continuation", Val: jsonx.String(spec.token.String())}))
 	return true

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
@@ -56,7 +57,7 @@ type selNode interface {
 
 // selDoc is the document a selection is evaluated on.
 type selDoc struct {
-	id     docID
+	id     docid.ID
 	raw    []byte
 	fields jsonx.Object
 	parsed bool
@@ -71,7 +72,7 @@ func (d *selDoc) field(name string) (json.RawMessage, bool) {
 }
 
 // matches evaluates the selection on one document.
-func (s *selection) matches(id docID, fields []byte) (bool, error) {
+func (s *selection) matches(id docid.ID, fields []byte) (bool, error) {
 	return s.root.eval(&selDoc{id: id, raw: fields}) == triTrue, nil
 }
 

@@ -70,7 +70,7 @@ func (c constNode) eval(*selDoc) tri { return tri(c) }
 
 type docTypeNode struct{ name string }
 
-func (n docTypeNode) eval(d *selDoc) tri { return triOf(d.id.docType == n.name) }
+func (n docTypeNode) eval(d *selDoc) tri { return triOf(d.id.DocType == n.name) }
 func (n docTypeNode) values(d *selDoc) (any, bool) {
 	return nil, false
 }
@@ -86,25 +86,25 @@ func (n idNode) values(d *selDoc) (any, bool) {
 	id := d.id
 	switch n.part {
 	case "":
-		return id.full, true
+		return id.Full, true
 	case "namespace":
-		return id.namespace, true
+		return id.Namespace, true
 	case "type":
-		return id.docType, true
+		return id.DocType, true
 	case "scheme":
 		return "id", true
 	case "specific":
-		return id.user, true
+		return id.User, true
 	case "user":
-		if !id.hasNumber {
+		if !id.HasNumber {
 			return nil, false
 		}
-		return id.number, true
+		return id.Number, true
 	case "group":
-		if !id.hasGroup {
+		if !id.HasGroup {
 			return nil, false
 		}
-		return id.group, true
+		return id.Group, true
 	}
 	return nil, false
 }
@@ -119,7 +119,7 @@ func (n fieldNode) asBool() (selNode, error) {
 }
 
 func (n fieldNode) values(d *selDoc) (any, bool) {
-	if d.id.docType != n.docType {
+	if d.id.DocType != n.docType {
 		return nil, false
 	}
 	raw, ok := d.field(n.path[0])

@@ -4,18 +4,20 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 )
 
 func TestSelection_evaluates(t *testing.T) {
-	id, err := parseDocID("id:ns:music:g=grp:key")
+	id, err := docid.Parse("id:ns:music:g=grp:key")
 	if err != nil {
 		t.Fatal(err)
 	}
-	num, _ := parseDocID("id:other:music:n=42:k")
+	num, _ := docid.Parse("id:other:music:n=42:k")
 	fields := []byte(`{"artist":"Coldplay","year":2015,"tags":["a","b"],"ws":{"x":1},"score":1.5}`)
 	cases := []struct {
 		sel  string
-		doc  docID
+		doc  docid.ID
 		want bool
 	}{
 		{"true", id, true},
@@ -66,7 +68,7 @@ func TestSelection_evaluates(t *testing.T) {
 // 0x hex or 0 octal; FLOAT): expiry and cleanup selections such as
 // "music.ts < now() - 86400" parse and evaluate.
 func TestSelection_arithmeticAndNow(t *testing.T) {
-	id, _ := parseDocID("id:ns:music::a")
+	id, _ := docid.Parse("id:ns:music::a")
 	now := time.Now().Unix()
 	fields := []byte(fmt.Sprintf(`{"year":2015,"score":1.5,"ts":%d,"old":%d,"artist":"Cold","tags":[7]}`, now-10, now-100000))
 	for _, c := range []struct {
@@ -132,7 +134,7 @@ func FuzzParseSelection(f *testing.F) {
 		`id.group == 'a\'b'`, "music.year >= -1.5e3", "not not false"} {
 		f.Add(s)
 	}
-	id, _ := parseDocID("id:ns:music::a")
+	id, _ := docid.Parse("id:ns:music::a")
 	f.Fuzz(func(t *testing.T, s string) {
 		sel, err := parseSelection(s)
 		if err != nil {

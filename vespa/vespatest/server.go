@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 )
 
 // Server is a running emulator: the container API (document/v1, /search/,
@@ -238,7 +240,7 @@ func (s *Server) Close() {
 // Document returns the stored fields of a document as a JSON object, for
 // assertions in tests. id is a full document ID such as "id:ns:music::a".
 func (s *Server) Document(id string) (json.RawMessage, bool) {
-	d, err := parseDocID(id)
+	d, err := docid.Parse(id)
 	if err != nil {
 		return nil, false
 	}
@@ -255,14 +257,14 @@ func (s *Server) DocumentCount() int { return s.store.count() }
 // PutDocument stores a document directly, bypassing HTTP and faults, to seed
 // tests. fields is a JSON object validated against the schema as a put is.
 func (s *Server) PutDocument(id string, fields json.RawMessage) error {
-	d, err := parseDocID(id)
+	d, err := docid.Parse(id)
 	if err != nil {
 		return fmt.Errorf("vespatest: %w", err)
 	}
 	app := s.app.Load()
-	sch, ok := app.schema(d.docType)
+	sch, ok := app.schema(d.DocType)
 	if !ok {
-		return fmt.Errorf("vespatest: Document type %s does not exist", d.docType)
+		return fmt.Errorf("vespatest: Document type %s does not exist", d.DocType)
 	}
 	norm, _, err := normalizeFields(sch, fields, false)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 )
 
 // The store keeps documents as raw JSON bytes, split into buckets by a hash
@@ -49,8 +51,8 @@ func newStore() *store {
 	return s
 }
 
-func bucketOf(id docID) int {
-	h := id.location()
+func bucketOf(id docid.ID) int {
+	h := id.Location()
 	h ^= h >> 31
 	h *= 0x9e3779b97f4a7c15
 	h ^= h >> 29
@@ -68,10 +70,10 @@ func (s *store) now() int64 {
 	}
 }
 
-func (s *store) get(id docID) (entry, bool) {
+func (s *store) get(id docid.ID) (entry, bool) {
 	b := &s.buckets[bucketOf(id)]
 	b.mu.RLock()
-	e, ok := b.docs[id.full]
+	e, ok := b.docs[id.Full]
 	b.mu.RUnlock()
 	if !ok || e.removed() {
 		return entry{}, false
@@ -81,13 +83,13 @@ func (s *store) get(id docID) (entry, bool) {
 
 // mutate runs fn on the current state of one document under its bucket's
 // lock; fn returns the new fields (nil to remove), and whether to write.
-func (s *store) mutate(id docID, fn func(cur []byte, exists bool) (next []byte, write bool, err error)) error {
+func (s *store) mutate(id docid.ID, fn func(cur []byte, exists bool) (next []byte, write bool, err error)) error {
 	s.snapshot.RLock()
 	defer s.snapshot.RUnlock()
 	b := &s.buckets[bucketOf(id)]
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	e, ok := b.docs[id.full]
+	e, ok := b.docs[id.Full]
 	exists := ok && !e.removed()
 	next, write, err := fn(e.fields, exists)
 	if err != nil || !write {
@@ -101,13 +103,13 @@ func (s *store) mutate(id docID, fn func(cur []byte, exists bool) (next []byte, 
 		if exists {
 			s.live.Add(-1)
 		}
-		b.docs[id.full] = entry{modified: s.now()}
+		b.docs[id.Full] = entry{modified: s.now()}
 		return nil
 	}
 	if !exists {
 		s.live.Add(1)
 	}
-	b.docs[id.full] = entry{fields: next, modified: s.now()}
+	b.docs[id.Full] = entry{fields: next, modified: s.now()}
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
@@ -291,11 +292,11 @@ func (s *Server) scan(spec *visitSpec, deadline time.Time, emit func([]visited))
 			if doc.removed() && !spec.includeRemoves {
 				continue
 			}
-			id, err := parseDocID(doc.id)
+			id, err := docid.Parse(doc.id)
 			if err != nil {
 				continue
 			}
-			if spec.space != "" && spec.app.isGlobal(id.docType) != (spec.space == "global") {
+			if spec.space != "" && spec.app.isGlobal(id.DocType) != (spec.space == "global") {
 				continue
 			}
 			fields := doc.fields
@@ -330,8 +331,8 @@ func (s *Server) renderVisited(spec *visitSpec, v visited) json.RawMessage {
 	}
 	sch := spec.schema
 	if sch == nil {
-		if id, err := parseDocID(v.id); err == nil {
-			sch, _ = s.app.Load().schema(id.docType)
+		if id, err := docid.Parse(v.id); err == nil {
+			sch, _ = s.app.Load().schema(id.DocType)
 		}
 	}
 	return jsonx.Object{{Key: "id", Val: jsonx.String(v.id)}, {Key: "fields", Val: renderFields(sch, v.fields, spec.fields, spec.tensors)}}.Marshal()
@@ -375,7 +376,7 @@ func (d *docReq) visit(spec *visitSpec) {
 	buf.WriteString(`],"documentCount":` + strconv.Itoa(n))
 	if d.trace > 0 {
 		buf.WriteString(`,"trace":`)
-		buf.Write(d.traceJSON(docID{}))
+		buf.Write(d.traceJSON(docid.ID{}))
 	}
 	if !done {
 		buf.WriteString(`,"continuation":`)
