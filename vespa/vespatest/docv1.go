@@ -13,6 +13,7 @@ import (
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
 const jsonContentType = "application/json; charset=UTF-8"
@@ -292,12 +293,12 @@ func (d *docReq) get(id docid.ID) {
 	d.reply(http.StatusOK, true, id, jsonx.Member{Key: "fields", Val: renderFields(sch, e.fields, fs, tf)})
 }
 
-func (d *docReq) tensorFormat() (tensorFormat, error) {
+func (d *docReq) tensorFormat() (tensor.Format, error) {
 	v, ok, err := d.params.get("format.tensors")
 	if err != nil || !ok {
-		return tensorShort, err
+		return tensor.Short, err
 	}
-	tf, ok := parseTensorFormat(v)
+	tf, ok := tensor.ParseFormat(v)
 	if !ok {
 		return 0, badParam("Unknown tensor format '%s'; expected one of short, long, short-value, long-value, hex, hex-value", v)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
 // normalizeFields validates a put's fields against the schema (nil: lenient)
@@ -126,11 +127,11 @@ func parseFieldSet(v string, sch *Schema) (fieldSet, error) {
 }
 
 // renderFields renders stored fields for a response.
-func renderFields(sch *Schema, stored []byte, fs fieldSet, tf tensorFormat) json.RawMessage {
+func renderFields(sch *Schema, stored []byte, fs fieldSet, tf tensor.Format) json.RawMessage {
 	if fs.none {
 		return json.RawMessage("{}")
 	}
-	if fs.fields == nil && (tf == tensorShort || sch == nil) {
+	if fs.fields == nil && (tf == tensor.Short || sch == nil) {
 		return json.RawMessage(stored)
 	}
 	obj, err := jsonx.ParseObject(stored)
@@ -142,9 +143,9 @@ func renderFields(sch *Schema, stored []byte, fs fieldSet, tf tensorFormat) json
 		if !fs.includes(m.Key) {
 			continue
 		}
-		if tf != tensorShort && sch != nil {
+		if tf != tensor.Short && sch != nil {
 			if ft, ok, _ := fieldTypeOf(sch, m.Key); ok && ft.kind == kindTensor {
-				m.Val = renderStoredTensor(ft.tensor, m.Val, tf)
+				m.Val = tensor.RenderStored(ft.tensor, m.Val, tf)
 			}
 		}
 		out = append(out, m)

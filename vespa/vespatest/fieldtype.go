@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
 // kind is the shape of a field type.
@@ -33,7 +34,7 @@ type fieldType struct {
 	name   string // the base name, e.g. "int" or "float"
 	elem   *fieldType
 	key    *fieldType
-	tensor *tensorType
+	tensor *tensor.Type
 }
 
 func parseFieldType(s string) (*fieldType, error) {
@@ -41,7 +42,7 @@ func parseFieldType(s string) (*fieldType, error) {
 	base, arg, hasArg := strings.Cut(s, "<")
 	base = strings.TrimSpace(base)
 	if strings.HasPrefix(s, "tensor") {
-		tt, err := parseTensorType(s)
+		tt, err := tensor.ParseType(s)
 		if err != nil {
 			return nil, err
 		}
@@ -136,7 +137,7 @@ func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error
 	case kindString:
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, false, fmt.Errorf("expected a string, got %s", clip(raw))
+			return nil, false, fmt.Errorf("expected a string, got %s", jsonx.Clip(raw))
 		}
 		if s == "" {
 			return nil, false, nil
@@ -155,13 +156,13 @@ func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error
 		case "false":
 			return json.RawMessage("false"), true, nil
 		}
-		return nil, false, fmt.Errorf("expected a boolean, got %s", clip(raw))
+		return nil, false, fmt.Errorf("expected a boolean, got %s", jsonx.Clip(raw))
 	case kindPosition:
 		return compactJSON(raw), true, nil
 	case kindArray:
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
-			return nil, false, fmt.Errorf("expected an array, got %s", clip(raw))
+			return nil, false, fmt.Errorf("expected an array, got %s", jsonx.Clip(raw))
 		}
 		out := make([]json.RawMessage, 0, len(items))
 		for _, it := range items {
@@ -186,7 +187,7 @@ func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error
 		obj, err := jsonx.ParseObject(raw)
 		if err != nil {
 			// An array of keys means weight 1 each... only in some readers; reject.
-			return nil, false, fmt.Errorf("expected a weighted set object, got %s", clip(raw))
+			return nil, false, fmt.Errorf("expected a weighted set object, got %s", jsonx.Clip(raw))
 		}
 		out := obj[:0]
 		for _, kv := range obj {
@@ -203,7 +204,7 @@ func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error
 	case kindMap:
 		obj, err := jsonx.ParseObject(raw)
 		if err != nil {
-			return nil, false, fmt.Errorf("expected a map object, got %s", clip(raw))
+			return nil, false, fmt.Errorf("expected a map object, got %s", jsonx.Clip(raw))
 		}
 		out := obj[:0]
 		for _, kv := range obj {
@@ -220,14 +221,14 @@ func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error
 		}
 		return out.Marshal(), true, nil
 	case kindTensor:
-		if out, ok := t.tensor.normalizeVector(raw); ok {
+		if out, ok := t.tensor.NormalizeVector(raw); ok {
 			return out, true, nil
 		}
-		tv, err := parseTensor(t.tensor, raw)
+		tv, err := tensor.Parse(t.tensor, raw)
 		if err != nil {
 			return nil, false, err
 		}
-		return tv.render(tensorShort), true, nil
+		return tv.Render(tensor.Short), true, nil
 	}
 	return compactJSON(raw), true, nil
 }
@@ -258,14 +259,7 @@ func numberOf(raw json.RawMessage, integer bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("For input string: \"%s\"", text)
 	}
-	return formatFloat(f), nil
-}
-
-func formatFloat(f float64) string {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return "null"
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	return jsonx.FormatFloat(f), nil
 }
 
 func isEmptyJSON(raw json.RawMessage) bool {
@@ -282,11 +276,4 @@ func compactJSON(raw []byte) json.RawMessage {
 		return json.RawMessage(raw)
 	}
 	return b.Bytes()
-}
-
-func clip(raw []byte) string {
-	if len(raw) > 40 {
-		return string(raw[:40]) + "..."
-	}
-	return string(raw)
 }

@@ -123,7 +123,7 @@ func applyFieldOps(ft *fieldType, cur json.RawMessage, ops jsonx.Object) (json.R
 func arithmetic(ft *fieldType, cur json.RawMessage, op string, arg json.RawMessage) (json.RawMessage, error) {
 	var x float64
 	if err := json.Unmarshal(arg, &x); err != nil {
-		return nil, fmt.Errorf("%s needs a number, got %s", op, clip(arg))
+		return nil, fmt.Errorf("%s needs a number, got %s", op, jsonx.Clip(arg))
 	}
 	if cur == nil {
 		return nil, nil // arithmetic on a field without a value does nothing
@@ -150,7 +150,7 @@ func arithmetic(ft *fieldType, cur json.RawMessage, op string, arg json.RawMessa
 	if integer {
 		return json.RawMessage(strconv.FormatInt(int64(math.Trunc(v)), 10)), nil
 	}
-	return json.RawMessage(formatFloat(v)), nil
+	return json.RawMessage(jsonx.FormatFloat(v)), nil
 }
 
 // containerKind guesses array or weighted set in lenient mode from the values.

@@ -6,16 +6,17 @@ import (
 	"strings"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
-func tensorOf(ft *fieldType, cur json.RawMessage) (*tensorValue, error) {
+func tensorOf(ft *fieldType, cur json.RawMessage) (*tensor.Value, error) {
 	if ft.kind != kindTensor {
 		return nil, fmt.Errorf("tensor operation on a field of type %s", ft.text())
 	}
 	if cur == nil {
-		return newTensor(ft.tensor), nil
+		return tensor.New(ft.tensor), nil
 	}
-	return parseTensor(ft.tensor, cur)
+	return tensor.Parse(ft.tensor, cur)
 }
 
 // tensorAdd adds or replaces cells given as "cells" or "blocks".
@@ -24,14 +25,14 @@ func tensorAdd(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error)
 	if err != nil {
 		return nil, err
 	}
-	add, err := parseTensor(ft.tensor, arg)
+	add, err := tensor.Parse(ft.tensor, arg)
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range add.keys {
-		t.set(strings.Split(k, "\x00"), add.cells[k])
+	for _, k := range add.Keys {
+		t.Set(strings.Split(k, "\x00"), add.Cells[k])
 	}
-	return t.render(tensorShort), nil
+	return t.Render(tensor.Short), nil
 }
 
 // tensorRemove removes the cells matching {"addresses": [{...}]}, where a
@@ -48,11 +49,11 @@ func tensorRemove(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, err
 		return nil, fmt.Errorf("tensor remove needs {\"addresses\": [...]}")
 	}
 	for _, a := range body.Addresses {
-		labels, err := t.address(a, true)
+		labels, err := t.Address(a, true)
 		if err != nil {
 			return nil, err
 		}
-		for _, k := range append([]string(nil), t.keys...) {
+		for _, k := range append([]string(nil), t.Keys...) {
 			cell := strings.Split(k, "\x00")
 			match := true
 			for i, l := range labels {
@@ -61,14 +62,14 @@ func tensorRemove(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, err
 				}
 			}
 			if match {
-				t.remove(k)
+				t.Remove(k)
 			}
 		}
 	}
-	if len(t.keys) == 0 {
+	if len(t.Keys) == 0 {
 		return nil, nil
 	}
-	return t.render(tensorShort), nil
+	return t.Render(tensor.Short), nil
 }
 
 // tensorModify applies {"operation": replace|add|multiply, "create": bool,
@@ -90,26 +91,26 @@ func tensorModify(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, err
 	if v, ok := obj.Get("create"); ok {
 		_ = json.Unmarshal(v, &create)
 	}
-	cells := newTensor(ft.tensor)
+	cells := tensor.New(ft.tensor)
 	switch {
 	case has(obj, "addresses"):
 		v, _ := obj.Get("addresses")
-		err = cells.addCells(v)
+		err = cells.AddCells(v)
 	case has(obj, "cells"):
 		v, _ := obj.Get("cells")
-		err = cells.addCells(v)
+		err = cells.AddCells(v)
 	case has(obj, "blocks"):
 		v, _ := obj.Get("blocks")
-		err = cells.addBlocks(v)
+		err = cells.AddBlocks(v)
 	default:
 		err = fmt.Errorf("modify needs addresses, cells or blocks")
 	}
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range cells.keys {
-		x := cells.cells[k]
-		old, exists := t.cells[k]
+	for _, k := range cells.Keys {
+		x := cells.Cells[k]
+		old, exists := t.Cells[k]
 		if !exists {
 			if !create {
 				continue
@@ -122,19 +123,19 @@ func tensorModify(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, err
 		labels := strings.Split(k, "\x00")
 		switch op {
 		case "replace":
-			t.set(labels, x)
+			t.Set(labels, x)
 		case "add":
-			t.set(labels, old+x)
+			t.Set(labels, old+x)
 		case "multiply":
-			t.set(labels, old*x)
+			t.Set(labels, old*x)
 		default:
 			return nil, fmt.Errorf("unknown modify operation '%s'", op)
 		}
 	}
-	if cur == nil && len(t.keys) == 0 {
+	if cur == nil && len(t.Keys) == 0 {
 		return nil, nil
 	}
-	return t.render(tensorShort), nil
+	return t.Render(tensor.Short), nil
 }
 
 func has(o jsonx.Object, key string) bool {

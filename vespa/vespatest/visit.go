@@ -11,6 +11,7 @@ import (
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
 // visitSpec is a parsed visit-kind request.
@@ -18,7 +19,7 @@ type visitSpec struct {
 	sel            *selection
 	schema         *Schema
 	fields         fieldSet
-	tensors        tensorFormat
+	tensors        tensor.Format
 	wanted         int64
 	stream, jsonl  bool
 	includeRemoves bool
@@ -182,7 +183,7 @@ func (d *docReq) parseVisit() (*visitSpec, error) {
 		}
 		spec.jsonl = jsonl && spec.stream
 		if !spec.jsonl {
-			spec.tensors = spec.tensors.withoutHex()
+			spec.tensors = spec.tensors.WithoutHex()
 		}
 	}
 	if c, ok, err := p.get("continuation"); err != nil {

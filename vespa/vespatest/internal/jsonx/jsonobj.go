@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -141,4 +142,18 @@ func plainString(s string) bool {
 		}
 	}
 	return true
+}
+
+func FormatFloat(f float64) string {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return "null"
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+func Clip(raw []byte) string {
+	if len(raw) > 40 {
+		return string(raw[:40]) + "..."
+	}
+	return string(raw)
 }

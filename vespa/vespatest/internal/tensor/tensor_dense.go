@@ -1,4 +1,4 @@
-package vespatest
+package tensor
 
 import (
 	"encoding/json"
@@ -14,11 +14,11 @@ import (
 // the stored short form directly. Anything it does not recognise falls back to
 // parseTensor, which also produces the error messages.
 
-// normalizeVector stores a tensor with one indexed dimension given as a flat
+// NormalizeVector stores a tensor with one indexed dimension given as a flat
 // array of numbers, or as an object of "values" (a flat array) and an
 // optional "type". raw is valid JSON (the document was validated). ok is false
 // for any other input, which the caller then hands to parseTensor.
-func (t *tensorType) normalizeVector(raw []byte) (json.RawMessage, bool) {
+func (t *Type) NormalizeVector(raw []byte) (json.RawMessage, bool) {
 	if len(t.dims) != 1 || t.dims[0].mapped() {
 		return nil, false
 	}
@@ -46,7 +46,7 @@ func (t *tensorType) normalizeVector(raw []byte) (json.RawMessage, bool) {
 
 // appendVector appends the cells of the flat array of numbers at raw[i],
 // rounded to the cell type, and returns the index after the array.
-func (t *tensorType) appendVector(out, raw []byte, i int) ([]byte, int, bool) {
+func (t *Type) appendVector(out, raw []byte, i int) ([]byte, int, bool) {
 	n := 0
 	i = jsonx.SkipWS(raw, i+1)
 	for i < len(raw) && raw[i] != ']' {
@@ -80,7 +80,7 @@ func (t *tensorType) appendVector(out, raw []byte, i int) ([]byte, int, bool) {
 
 // appendVectorObject appends the cells of {"type":"…","values":[…]} (keys
 // in any order, "type" optional, "values" a flat array of numbers).
-func (t *tensorType) appendVectorObject(out, raw []byte, i int) ([]byte, int, bool) {
+func (t *Type) appendVectorObject(out, raw []byte, i int) ([]byte, int, bool) {
 	seen := false
 	i = jsonx.SkipWS(raw, i+1)
 	for i < len(raw) && raw[i] != '}' {

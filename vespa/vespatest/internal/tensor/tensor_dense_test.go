@@ -1,4 +1,4 @@
-package vespatest
+package tensor
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 )
 
 func TestNormalizeVector_matchesTheGeneralTensorReader(t *testing.T) {
-	tt, err := parseTensorType("tensor<float>(x[3])")
+	tt, err := ParseType("tensor<float>(x[3])")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,23 +20,23 @@ func TestNormalizeVector_matchesTheGeneralTensorReader(t *testing.T) {
 		`{"type":"tensor<float>(x[3])","values":[0.1,-2,0.003]}`,
 		`{"values":[0.1,-2,0.003],"type":"tensor<float>(x[3])"}`,
 	} {
-		fast, ok := tt.normalizeVector([]byte(in))
+		fast, ok := tt.NormalizeVector([]byte(in))
 		if !ok {
 			t.Errorf("%s: fast path refused", in)
 			continue
 		}
-		v, err := parseTensor(tt, json.RawMessage(in))
+		v, err := Parse(tt, json.RawMessage(in))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if slow := v.render(tensorShort); !bytes.Equal(fast, slow) {
+		if slow := v.Render(Short); !bytes.Equal(fast, slow) {
 			t.Errorf("%s: fast %s, general %s", in, fast, slow)
 		}
 	}
 }
 
 func TestNormalizeVector_leavesOtherFormsToTheGeneralReader(t *testing.T) {
-	tt, _ := parseTensorType("tensor<float>(x[3])")
+	tt, _ := ParseType("tensor<float>(x[3])")
 	for _, in := range []string{
 		`[1,2]`,     // wrong size: the general reader phrases the error
 		`[1,2,3,4]`, // likewise
@@ -48,12 +48,12 @@ func TestNormalizeVector_leavesOtherFormsToTheGeneralReader(t *testing.T) {
 		`{"type":"tensor(x[3])"}`,
 		`"[1,2,3]"`,
 	} {
-		if out, ok := tt.normalizeVector([]byte(in)); ok {
+		if out, ok := tt.NormalizeVector([]byte(in)); ok {
 			t.Errorf("%s: fast path took it: %s", in, out)
 		}
 	}
-	mixed, _ := parseTensorType("tensor(x{},y[2])")
-	if _, ok := mixed.normalizeVector([]byte(`[1,2]`)); ok {
+	mixed, _ := ParseType("tensor(x{},y[2])")
+	if _, ok := mixed.NormalizeVector([]byte(`[1,2]`)); ok {
 		t.Error("a mixed tensor took the vector fast path")
 	}
 }

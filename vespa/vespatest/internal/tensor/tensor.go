@@ -1,4 +1,6 @@
-package vespatest
+// Package tensor reads, stores and renders Vespa tensors in their JSON forms
+// (short, long, value, hex), as the document API writes them.
+package tensor
 
 import (
 	"bytes"
@@ -13,8 +15,8 @@ import (
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
-// tensorType is a parsed tensor type such as tensor<float>(cat{},x[3]).
-type tensorType struct {
+// Type is a parsed tensor type such as tensor<float>(cat{},x[3]).
+type Type struct {
 	cell string // double, float, bfloat16, int8
 	dims []tensorDim
 }
@@ -26,13 +28,13 @@ type tensorDim struct {
 
 func (d tensorDim) mapped() bool { return d.size < 0 }
 
-func parseTensorType(s string) (*tensorType, error) {
+func ParseType(s string) (*Type, error) {
 	s = strings.ReplaceAll(s, " ", "")
 	rest, ok := strings.CutPrefix(s, "tensor")
 	if !ok {
 		return nil, fmt.Errorf("not a tensor type: %q", s)
 	}
-	tt := &tensorType{cell: "double"}
+	tt := &Type{cell: "double"}
 	if strings.HasPrefix(rest, "<") {
 		end := strings.IndexByte(rest, '>')
 		if end < 0 {
@@ -72,7 +74,7 @@ func parseTensorType(s string) (*tensorType, error) {
 	return tt, nil
 }
 
-func (t *tensorType) String() string {
+func (t *Type) String() string {
 	var b strings.Builder
 	b.WriteString("tensor")
 	if t.cell != "double" {
@@ -94,20 +96,20 @@ func (t *tensorType) String() string {
 	return b.String()
 }
 
-func (t *tensorType) dense() bool {
+func (t *Type) dense() bool {
 	return !slices.ContainsFunc(t.dims, tensorDim.mapped)
 }
 
-func (t *tensorType) mappedDims() []tensorDim {
+func (t *Type) mappedDims() []tensorDim {
 	return slices.DeleteFunc(slices.Clone(t.dims), func(d tensorDim) bool { return !d.mapped() })
 }
 
-func (t *tensorType) indexedDims() []tensorDim {
+func (t *Type) indexedDims() []tensorDim {
 	return slices.DeleteFunc(slices.Clone(t.dims), tensorDim.mapped)
 }
 
 // denseSize is the number of cells of the indexed part.
-func (t *tensorType) denseSize() int {
+func (t *Type) denseSize() int {
 	n := 1
 	for _, d := range t.indexedDims() {
 		n *= d.size
@@ -115,7 +117,7 @@ func (t *tensorType) denseSize() int {
 	return n
 }
 
-func (t *tensorType) round(v float64) float64 {
+func (t *Type) round(v float64) float64 {
 	switch t.cell {
 	case "float":
 		return float64(float32(v))
@@ -128,38 +130,38 @@ func (t *tensorType) round(v float64) float64 {
 	return v
 }
 
-// tensorValue is a tensor's cells, in insertion order (dense part in standard order).
-type tensorValue struct {
-	typ   *tensorType
-	keys  []string // address keys, see addrKey
-	cells map[string]float64
+// Value is a tensor's cells, in insertion order (dense part in standard order).
+type Value struct {
+	typ   *Type
+	Keys  []string // address keys, see addrKey
+	Cells map[string]float64
 }
 
-func newTensor(t *tensorType) *tensorValue {
-	return &tensorValue{typ: t, cells: map[string]float64{}}
+func New(t *Type) *Value {
+	return &Value{typ: t, Cells: map[string]float64{}}
 }
 
 // addrKey joins the labels of an address, in the type's dimension order.
 func addrKey(labels []string) string { return strings.Join(labels, "\x00") }
 
-func (v *tensorValue) set(labels []string, x float64) {
+func (v *Value) Set(labels []string, x float64) {
 	k := addrKey(labels)
-	if _, ok := v.cells[k]; !ok {
-		v.keys = append(v.keys, k)
+	if _, ok := v.Cells[k]; !ok {
+		v.Keys = append(v.Keys, k)
 	}
-	v.cells[k] = v.typ.round(x)
+	v.Cells[k] = v.typ.round(x)
 }
 
-func (v *tensorValue) remove(k string) {
-	if _, ok := v.cells[k]; !ok {
+func (v *Value) Remove(k string) {
+	if _, ok := v.Cells[k]; !ok {
 		return
 	}
-	delete(v.cells, k)
-	v.keys = slices.DeleteFunc(v.keys, func(s string) bool { return s == k })
+	delete(v.Cells, k)
+	v.Keys = slices.DeleteFunc(v.Keys, func(s string) bool { return s == k })
 }
 
-// address converts {"dim":"label",...} to labels in dimension order.
-func (v *tensorValue) address(raw json.RawMessage, partial bool) ([]string, error) {
+// Address converts {"dim":"label",...} to labels in dimension order.
+func (v *Value) Address(raw json.RawMessage, partial bool) ([]string, error) {
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, fmt.Errorf("tensor address must be an object: %w", err)
@@ -191,7 +193,7 @@ func (v *tensorValue) address(raw json.RawMessage, partial bool) ([]string, erro
 }
 
 // denseLabels returns the indexed labels of the i-th cell of the dense part.
-func (t *tensorType) denseLabels(i int) []string {
+func (t *Type) denseLabels(i int) []string {
 	idx := t.indexedDims()
 	labels := make([]string, len(idx))
 	for j := len(idx) - 1; j >= 0; j-- {
@@ -202,7 +204,7 @@ func (t *tensorType) denseLabels(i int) []string {
 }
 
 // merge builds full labels from the mapped labels and the dense labels.
-func (t *tensorType) merge(mapped, dense []string) []string {
+func (t *Type) merge(mapped, dense []string) []string {
 	out := make([]string, len(t.dims))
 	mi, di := 0, 0
 	for i, d := range t.dims {
@@ -217,18 +219,18 @@ func (t *tensorType) merge(mapped, dense []string) []string {
 	return out
 }
 
-func (v *tensorValue) setDense(mapped []string, values []float64) error {
+func (v *Value) setDense(mapped []string, values []float64) error {
 	if len(values) != v.typ.denseSize() {
 		return fmt.Errorf("expected %d values for %s, got %d", v.typ.denseSize(), v.typ, len(values))
 	}
 	for i, x := range values {
-		v.set(v.typ.merge(mapped, v.typ.denseLabels(i)), x)
+		v.Set(v.typ.merge(mapped, v.typ.denseLabels(i)), x)
 	}
 	return nil
 }
 
 // flattenNumbers reads a (possibly nested) array of numbers, or a hex string.
-func (t *tensorType) flattenNumbers(raw json.RawMessage) ([]float64, error) {
+func (t *Type) flattenNumbers(raw json.RawMessage) ([]float64, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
 		var s string
@@ -259,7 +261,7 @@ func (t *tensorType) flattenNumbers(raw json.RawMessage) ([]float64, error) {
 	return out, walk(anyv)
 }
 
-func (t *tensorType) fromHex(s string) ([]float64, error) {
+func (t *Type) fromHex(s string) ([]float64, error) {
 	b, err := hex.DecodeString(s)
 	if err != nil {
 		return nil, fmt.Errorf("bad hex tensor value: %w", err)
@@ -290,9 +292,9 @@ func (t *tensorType) fromHex(s string) ([]float64, error) {
 	return out, nil
 }
 
-// parseTensor reads any of Vespa's tensor JSON input forms.
-func parseTensor(t *tensorType, raw json.RawMessage) (*tensorValue, error) {
-	v := newTensor(t)
+// Parse reads any of Vespa's tensor JSON input forms.
+func Parse(t *Type, raw json.RawMessage) (*Value, error) {
+	v := New(t)
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return nil, fmt.Errorf("empty tensor")
@@ -303,7 +305,7 @@ func parseTensor(t *tensorType, raw json.RawMessage) (*tensorValue, error) {
 			return nil, err
 		}
 		if len(items) > 0 && bytes.HasPrefix(bytes.TrimSpace(items[0]), []byte("{")) {
-			return v, v.addCells(raw)
+			return v, v.AddCells(raw)
 		}
 		nums, err := t.flattenNumbers(raw)
 		if err != nil {
@@ -313,10 +315,10 @@ func parseTensor(t *tensorType, raw json.RawMessage) (*tensorValue, error) {
 	}
 	obj, err := jsonx.ParseObject(raw)
 	if err != nil {
-		return nil, fmt.Errorf("unrecognised tensor value %s", clip(raw))
+		return nil, fmt.Errorf("unrecognised tensor value %s", jsonx.Clip(raw))
 	}
 	if cells, ok := obj.Get("cells"); ok {
-		return v, v.addCells(cells)
+		return v, v.AddCells(cells)
 	}
 	if values, ok := obj.Get("values"); ok {
 		nums, err := t.flattenNumbers(values)
@@ -326,15 +328,15 @@ func parseTensor(t *tensorType, raw json.RawMessage) (*tensorValue, error) {
 		return v, v.setDense(nil, nums)
 	}
 	if blocks, ok := obj.Get("blocks"); ok {
-		return v, v.addBlocks(blocks)
+		return v, v.AddBlocks(blocks)
 	}
 	obj = obj.Del("type")
 	return v, v.addShortMapped(obj.Marshal())
 }
 
-// addCells reads verbose cells [{"address":..,"value":..}] or, for a single
+// AddCells reads verbose cells [{"address":..,"value":..}] or, for a single
 // mapped dimension, the short {"label": value} form.
-func (v *tensorValue) addCells(raw json.RawMessage) error {
+func (v *Value) AddCells(raw json.RawMessage) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '{' {
 		return v.addShortMapped(raw)
@@ -347,21 +349,21 @@ func (v *tensorValue) addCells(raw json.RawMessage) error {
 		return fmt.Errorf("bad tensor cells: %w", err)
 	}
 	for _, c := range cells {
-		labels, err := v.address(c.Address, false)
+		labels, err := v.Address(c.Address, false)
 		if err != nil {
 			return err
 		}
 		if c.Value == nil {
 			return fmt.Errorf("tensor cell without a value")
 		}
-		v.set(labels, *c.Value)
+		v.Set(labels, *c.Value)
 	}
 	return nil
 }
 
 // addShortMapped reads {"label": value} (one mapped dimension) or
 // {"label": [dense...]} (one mapped dimension plus indexed ones).
-func (v *tensorValue) addShortMapped(raw json.RawMessage) error {
+func (v *Value) addShortMapped(raw json.RawMessage) error {
 	mapped := v.typ.mappedDims()
 	if len(mapped) != 1 {
 		return fmt.Errorf("short tensor form needs exactly one mapped dimension in %s", v.typ)
@@ -376,7 +378,7 @@ func (v *tensorValue) addShortMapped(raw json.RawMessage) error {
 			if err := json.Unmarshal(m.Val, &x); err != nil {
 				return fmt.Errorf("tensor cell %q: %w", m.Key, err)
 			}
-			v.set([]string{m.Key}, x)
+			v.Set([]string{m.Key}, x)
 			continue
 		}
 		nums, err := v.typ.flattenNumbers(m.Val)
@@ -390,9 +392,9 @@ func (v *tensorValue) addShortMapped(raw json.RawMessage) error {
 	return nil
 }
 
-// addBlocks reads mixed tensor blocks, either {"label": [..]} or
+// AddBlocks reads mixed tensor blocks, either {"label": [..]} or
 // [{"address": {...mapped}, "values": [...]}].
-func (v *tensorValue) addBlocks(raw json.RawMessage) error {
+func (v *Value) AddBlocks(raw json.RawMessage) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '{' {
 		return v.addShortMapped(raw)
@@ -424,56 +426,56 @@ func (v *tensorValue) addBlocks(raw json.RawMessage) error {
 	return nil
 }
 
-// tensorFormat is a value of format.tensors.
-type tensorFormat int
+// Format is a value of format.tensors.
+type Format int
 
 const (
-	tensorShort tensorFormat = iota
-	tensorLong
-	tensorShortValue
-	tensorLongValue
-	tensorHex      // short, dense parts as a hex string
-	tensorHexValue // short-value, dense parts as a hex string
+	Short Format = iota
+	Long
+	ShortValue
+	LongValue
+	Hex      // short, dense parts as a hex string
+	HexValue // short-value, dense parts as a hex string
 )
 
-func parseTensorFormat(s string) (tensorFormat, bool) {
+func ParseFormat(s string) (Format, bool) {
 	switch s {
 	case "", "short":
-		return tensorShort, true
+		return Short, true
 	case "hex":
-		return tensorHex, true
+		return Hex, true
 	case "long":
-		return tensorLong, true
+		return Long, true
 	case "short-value":
-		return tensorShortValue, true
+		return ShortValue, true
 	case "hex-value":
-		return tensorHexValue, true
+		return HexValue, true
 	case "long-value":
-		return tensorLongValue, true
+		return LongValue, true
 	}
 	return 0, false
 }
 
-// withoutHex is f as a JSON visit renders it: Vespa's JsonResponse writes a
+// WithoutHex is f as a JSON visit renders it: Vespa's JsonResponse writes a
 // visited document with only shortForm and directValues
 // (writeDocumentValue: "This does not actually allow for hex format
 // rendering"), so hex is short and hex-value short-value there. A single GET
 // and a JSONL visit (StreamingJsonLinesResponse) keep hex.
-func (f tensorFormat) withoutHex() tensorFormat {
+func (f Format) WithoutHex() Format {
 	switch f {
-	case tensorHex:
-		return tensorShort
-	case tensorHexValue:
-		return tensorShortValue
+	case Hex:
+		return Short
+	case HexValue:
+		return ShortValue
 	}
 	return f
 }
 
-func (v *tensorValue) render(f tensorFormat) json.RawMessage {
+func (v *Value) Render(f Format) json.RawMessage {
 	var body json.RawMessage
 	key := "cells"
-	long := f == tensorLong || f == tensorLongValue
-	asHex := f == tensorHex || f == tensorHexValue
+	long := f == Long || f == LongValue
+	asHex := f == Hex || f == HexValue
 	mapped := v.typ.mappedDims()
 	switch {
 	case !long && v.typ.dense() && asHex:
@@ -482,15 +484,15 @@ func (v *tensorValue) render(f tensorFormat) json.RawMessage {
 		key, body = "values", v.denseJSON(nil)
 	case !long && len(mapped) == 1 && len(v.typ.dims) == 1:
 		var o jsonx.Object
-		for _, k := range v.keys {
-			o = append(o, jsonx.Member{Key: k, Val: json.RawMessage(formatFloat(v.cells[k]))})
+		for _, k := range v.Keys {
+			o = append(o, jsonx.Member{Key: k, Val: json.RawMessage(jsonx.FormatFloat(v.Cells[k]))})
 		}
 		body = o.Marshal()
 	case !long && len(mapped) == 1:
 		key = "blocks"
 		var o jsonx.Object
 		seen := map[string]bool{}
-		for _, k := range v.keys {
+		for _, k := range v.Keys {
 			label := v.mappedLabel(k)
 			if !seen[label] {
 				seen[label] = true
@@ -505,7 +507,7 @@ func (v *tensorValue) render(f tensorFormat) json.RawMessage {
 	default:
 		var b bytes.Buffer
 		b.WriteByte('[')
-		for i, k := range v.keys {
+		for i, k := range v.Keys {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -516,18 +518,18 @@ func (v *tensorValue) render(f tensorFormat) json.RawMessage {
 			}
 			b.WriteString(`{"address":`)
 			addr.WriteTo(&b)
-			b.WriteString(`,"value":` + formatFloat(v.cells[k]) + "}")
+			b.WriteString(`,"value":` + jsonx.FormatFloat(v.Cells[k]) + "}")
 		}
 		b.WriteByte(']')
 		body = b.Bytes()
 	}
-	if f == tensorShortValue || f == tensorLongValue || f == tensorHexValue {
+	if f == ShortValue || f == LongValue || f == HexValue {
 		return body
 	}
 	return jsonx.Object{{Key: "type", Val: jsonx.String(v.typ.String())}, {Key: key, Val: body}}.Marshal()
 }
 
-func (v *tensorValue) mappedLabel(k string) string {
+func (v *Value) mappedLabel(k string) string {
 	labels := strings.Split(k, "\x00")
 	for i, d := range v.typ.dims {
 		if d.mapped() {
@@ -539,12 +541,12 @@ func (v *tensorValue) mappedLabel(k string) string {
 
 // denseJSON renders the dense part under the given mapped labels, nested by
 // dimension for several indexed dimensions.
-func (v *tensorValue) denseJSON(mapped []string) json.RawMessage {
+func (v *Value) denseJSON(mapped []string) json.RawMessage {
 	idx := v.typ.indexedDims()
 	n := v.typ.denseSize()
 	vals := make([]string, n)
 	for i := range n {
-		vals[i] = formatFloat(v.cells[addrKey(v.typ.merge(mapped, v.typ.denseLabels(i)))])
+		vals[i] = jsonx.FormatFloat(v.Cells[addrKey(v.typ.merge(mapped, v.typ.denseLabels(i)))])
 	}
 	var b bytes.Buffer
 	var nest func(level, start int)
@@ -585,11 +587,11 @@ func (v *tensorValue) denseJSON(mapped []string) json.RawMessage {
 // JsonFormat.asHexString does: each cell's bits in its cell type (double 16
 // hex digits, float 8, bfloat16 the top 4 of the float's, int8 2), upper
 // case, in index order.
-func (v *tensorValue) denseHex(mapped []string) string {
+func (v *Value) denseHex(mapped []string) string {
 	n := v.typ.denseSize()
 	var b strings.Builder
 	for i := range n {
-		x := v.cells[addrKey(v.typ.merge(mapped, v.typ.denseLabels(i)))]
+		x := v.Cells[addrKey(v.typ.merge(mapped, v.typ.denseLabels(i)))]
 		switch v.typ.cell {
 		case "float":
 			fmt.Fprintf(&b, "%08X", math.Float32bits(float32(x)))
@@ -604,14 +606,14 @@ func (v *tensorValue) denseHex(mapped []string) string {
 	return b.String()
 }
 
-// renderStoredTensor re-renders a stored (short form) tensor in format f.
-func renderStoredTensor(t *tensorType, stored json.RawMessage, f tensorFormat) json.RawMessage {
-	if f == tensorShort {
+// RenderStored re-renders a stored (short form) tensor in format f.
+func RenderStored(t *Type, stored json.RawMessage, f Format) json.RawMessage {
+	if f == Short {
 		return stored
 	}
-	v, err := parseTensor(t, stored)
+	v, err := Parse(t, stored)
 	if err != nil {
 		return stored
 	}
-	return v.render(f)
+	return v.Render(f)
 }
