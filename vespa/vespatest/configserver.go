@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 )
 
 // configServer is the config-server API (deploy, serviceconverge, health)
@@ -33,7 +34,7 @@ type configServer struct {
 
 type session struct {
 	tenant, app, instance string
-	pkg                   *appPackage
+	pkg                   *schema.AppPackage
 	prepared, active      bool
 	basedOn               int64 // the active session when this one was created
 }
@@ -147,7 +148,7 @@ func (cs *configServer) serve(w http.ResponseWriter, r *http.Request) {
 
 // readPackage reads the application package from a zip, gzipped tar, or
 // multipart (part "applicationPackage") body.
-func readPackage(r *http.Request) (pkg *appPackage, hadData bool, err error) {
+func readPackage(r *http.Request) (pkg *schema.AppPackage, hadData bool, err error) {
 	var data []byte
 	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt == "multipart/form-data" {
@@ -170,13 +171,13 @@ func readPackage(r *http.Request) (pkg *appPackage, hadData bool, err error) {
 	if len(data) == 0 {
 		return nil, false, errors.New("Request contains no data")
 	}
-	if pkg, err = readApplicationArchive(data); err != nil {
+	if pkg, err = schema.ReadApplicationArchive(data); err != nil {
 		return nil, true, err
 	}
 	return pkg, true, nil
 }
 
-func (cs *configServer) newSession(r *http.Request, tenant string, pkg *appPackage) (int64, *session) {
+func (cs *configServer) newSession(r *http.Request, tenant string, pkg *schema.AppPackage) (int64, *session) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	id := max(cs.s.sessions.Add(1), 2)
@@ -193,11 +194,11 @@ func (cs *configServer) newSession(r *http.Request, tenant string, pkg *appPacka
 	return id, sess
 }
 
-func (cs *configServer) checkPackage(w http.ResponseWriter, tenant string, id int64, pkg *appPackage) bool {
-	if !pkg.hasServices {
+func (cs *configServer) checkPackage(w http.ResponseWriter, tenant string, id int64, pkg *schema.AppPackage) bool {
+	if !pkg.HasServices {
 		configError(w, http.StatusBadRequest, "BAD_REQUEST", fmt.Sprintf(
 			"Error preprocessing application package for %s.default.default, session id %d (based on session id unknown): services.xml does not exist in application package. There are %d files in the directory",
-			tenant, id, pkg.files))
+			tenant, id, pkg.Files))
 		return false
 	}
 	return true
@@ -363,7 +364,7 @@ func (cs *configServer) deleteApplication(w http.ResponseWriter, app string) {
 }
 
 func (cs *configServer) serviceConverge(w http.ResponseWriter, r *http.Request) {
-	gen := cs.s.app.Load().generation
+	gen := cs.s.app.Load().Generation
 	host, port, _ := net.SplitHostPort(cs.s.ln.Addr().String())
 	self := "http://" + r.Host + r.URL.Path
 	svc := jsonx.Object{

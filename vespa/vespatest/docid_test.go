@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
+	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 )
 
 func TestParseDocPath_mapsToIDs(t *testing.T) {
@@ -57,5 +58,5 @@ func FuzzParseDocPath(f *testing.F) {
 func FuzzParseSchema(f *testing.F) {
 	f.Add("schema music { document music { field a type string { indexing: summary | index } } }")
 	f.Add("schema x { document x { field t type tensor<float>(x[3]) { indexing: attribute\n attribute { distance-metric: angular } } } }")
-	f.Fuzz(func(t *testing.T, s string) { _, _ = ParseSchema(s) })
+	f.Fuzz(func(t *testing.T, s string) { _, _ = schema.Parse(s) })
 }

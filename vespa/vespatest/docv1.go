@@ -13,6 +13,7 @@ import (
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
@@ -26,7 +27,7 @@ type docReq struct {
 	pathID  string
 	path    docPath
 	params  params
-	app     *application
+	app     *schema.Application
 	op      Operation
 	timeout time.Duration
 	trace   int64
@@ -222,7 +223,7 @@ func (d *docReq) checkCluster(required bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	names := d.app.clusterNames()
+	names := d.app.ClusterNames()
 	if !ok {
 		if required {
 			return "", badParam("Must specify 'cluster' at '%s'", d.pathID)
@@ -267,7 +268,7 @@ func (d *docReq) get(id docid.ID) {
 			return
 		}
 	}
-	sch, ok := d.app.schema(id.DocType)
+	sch, ok := d.app.Schema(id.DocType)
 	if !ok {
 		d.fail(http.StatusBadRequest, "Document type "+id.DocType+" does not exist")
 		return
@@ -398,7 +399,7 @@ func (d *docReq) write(id docid.ID) {
 			return
 		}
 	}
-	sch, ok := d.app.schema(id.DocType)
+	sch, ok := d.app.Schema(id.DocType)
 	if !ok {
 		d.fail(http.StatusBadRequest, "Document type "+id.DocType+" does not exist")
 		return
@@ -445,7 +446,7 @@ func (d *docReq) write(id docid.ID) {
 	}
 	var sel *selection
 	if cond != "" {
-		if sel, err = checkCondition(cond, func(t string) bool { _, ok := d.app.schema(t); return ok }, sch); err != nil {
+		if sel, err = checkCondition(cond, func(t string) bool { _, ok := d.app.Schema(t); return ok }, sch); err != nil {
 			d.failID(http.StatusInternalServerError, id, illegalParameters(err.Error()))
 			return
 		}
@@ -467,7 +468,7 @@ type writeOutcome struct {
 
 // applyWrite performs a put, update or remove atomically, with test-and-set.
 // A nil sel is no condition.
-func (s *Server) applyWrite(id docid.ID, sch *Schema, op Operation, putFields []byte, update jsonx.Object, sel *selection, create bool) writeOutcome {
+func (s *Server) applyWrite(id docid.ID, sch *schema.Schema, op Operation, putFields []byte, update jsonx.Object, sel *selection, create bool) writeOutcome {
 	out := writeOutcome{status: http.StatusOK}
 	err := s.store.mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
 		if sel != nil && !(create && !exists) {

@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
 // normalizeFields validates a put's fields against the schema (nil: lenient)
 // and returns the JSON object to store. Unknown fields are an error, or
 // dropped when ignoreUndefined is set (ignored reports that).
-func normalizeFields(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (stored []byte, ignored bool, err error) {
+func normalizeFields(sch *schema.Schema, raw json.RawMessage, ignoreUndefined bool) (stored []byte, ignored bool, err error) {
 	obj, err := jsonx.ParseObject(raw)
 	if err != nil {
 		return nil, false, fmt.Errorf("failed parsing document: %w", err)
@@ -30,9 +31,9 @@ func normalizeFields(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (st
 			}
 			return nil, false, unknownField(sch, m.Key)
 		}
-		v, ok, err := ft.normalize(m.Val)
+		v, ok, err := ft.Normalize(m.Val)
 		if err != nil {
-			return nil, false, fmt.Errorf("Could not parse field '%s' of type %s: %w", m.Key, ft.text(), err)
+			return nil, false, fmt.Errorf("Could not parse field '%s' of type %s: %w", m.Key, ft.Text(), err)
 		}
 		if ok {
 			out = append(out, jsonx.Member{Key: m.Key, Val: v})
@@ -41,34 +42,28 @@ func normalizeFields(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (st
 	return out.Marshal(), ignored, nil
 }
 
-func unknownField(sch *Schema, name string) error {
-	return fmt.Errorf("No field '%s' in the structure of type '%s', which has the fields: %s", name, sch.Name, sch.fieldList())
+func unknownField(sch *schema.Schema, name string) error {
+	return fmt.Errorf("No field '%s' in the structure of type '%s', which has the fields: %s", name, sch.Name, sch.FieldList())
 }
 
-var anyType = &fieldType{kind: kindAny}
+var anyType = &schema.FieldType{Kind: schema.KindAny}
 
 // fieldTypeOf returns the type of a field; lenient mode accepts any field.
-func fieldTypeOf(sch *Schema, name string) (*fieldType, bool, error) {
+func fieldTypeOf(sch *schema.Schema, name string) (*schema.FieldType, bool, error) {
 	if sch == nil {
 		return anyType, true, nil
 	}
-	f, ok := sch.field(name)
+	f, ok := sch.Field(name)
 	if !ok {
 		return nil, false, nil
 	}
-	ft, err := parseFieldType(f.Type)
+	ft, err := schema.ParseFieldType(f.Type)
 	if err != nil {
 		return nil, false, err
 	}
 	return ft, true, nil
 }
 
-func (t *fieldType) text() string {
-	if t.kind == kindTensor {
-		return t.tensor.String()
-	}
-	return t.name
-}
 
 // fieldSet is a parsed fieldSet parameter.
 type fieldSet struct {
@@ -87,7 +82,7 @@ func (fs fieldSet) includes(name string) bool {
 	return ok
 }
 
-func (d *docReq) fieldSet(sch *Schema, docType string) (fieldSet, error) {
+func (d *docReq) fieldSet(sch *schema.Schema, docType string) (fieldSet, error) {
 	v, ok, err := d.params.get("fieldSet")
 	if err != nil || !ok {
 		return fieldSet{}, err
@@ -95,7 +90,7 @@ func (d *docReq) fieldSet(sch *Schema, docType string) (fieldSet, error) {
 	return parseFieldSet(v, sch)
 }
 
-func parseFieldSet(v string, sch *Schema) (fieldSet, error) {
+func parseFieldSet(v string, sch *schema.Schema) (fieldSet, error) {
 	switch v {
 	case "[all]", "[document]":
 		return fieldSet{}, nil
@@ -117,7 +112,7 @@ func parseFieldSet(v string, sch *Schema) (fieldSet, error) {
 	for f := range strings.SplitSeq(list, ",") {
 		f = strings.TrimSpace(f)
 		if sch != nil {
-			if _, ok := sch.field(f); !ok {
+			if _, ok := sch.Field(f); !ok {
 				return fieldSet{}, badParam("No field with name '%s'", f)
 			}
 		}
@@ -127,7 +122,7 @@ func parseFieldSet(v string, sch *Schema) (fieldSet, error) {
 }
 
 // renderFields renders stored fields for a response.
-func renderFields(sch *Schema, stored []byte, fs fieldSet, tf tensor.Format) json.RawMessage {
+func renderFields(sch *schema.Schema, stored []byte, fs fieldSet, tf tensor.Format) json.RawMessage {
 	if fs.none {
 		return json.RawMessage("{}")
 	}
@@ -144,8 +139,8 @@ func renderFields(sch *Schema, stored []byte, fs fieldSet, tf tensor.Format) jso
 			continue
 		}
 		if tf != tensor.Short && sch != nil {
-			if ft, ok, _ := fieldTypeOf(sch, m.Key); ok && ft.kind == kindTensor {
-				m.Val = tensor.RenderStored(ft.tensor, m.Val, tf)
+			if ft, ok, _ := fieldTypeOf(sch, m.Key); ok && ft.Kind == schema.KindTensor {
+				m.Val = tensor.RenderStored(ft.Tensor, m.Val, tf)
 			}
 		}
 		out = append(out, m)

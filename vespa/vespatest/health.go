@@ -56,7 +56,7 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 	case "/state/v1/version":
 		writeJSON(w, http.StatusOK, jsonx.Object{{Key: "version", Val: jsonx.String(vespaVersion)}})
 	case "/state/v1/config":
-		g := s.app.Load().generation
+		g := s.app.Load().Generation
 		cfg := fmt.Sprintf(`{"generation":%d,"applyOnRestart":false,"container":{"generation":%d},"wantedGeneration":%d}`, g, g, g)
 		writeJSON(w, http.StatusOK, jsonx.Object{{Key: "config", Val: []byte(cfg)}})
 	case "/state/v1", "/state/v1/":
@@ -87,8 +87,8 @@ func (s *Server) serveApplicationStatus(w http.ResponseWriter, r *http.Request) 
 	now := time.Now()
 	meta := jsonx.Object{
 		{Key: "name", Val: jsonx.String("default")}, {Key: "user", Val: jsonx.String("vespatest")}, {Key: "path", Val: jsonx.String("")},
-		{Key: "generation", Val: jsonx.Int(app.generation)}, {Key: "timestamp", Val: jsonx.Int(now.UnixMilli())},
-		{Key: "date", Val: jsonx.String(now.Format(time.UnixDate))}, {Key: "checksum", Val: jsonx.String(strconv.FormatInt(app.generation, 16))},
+		{Key: "generation", Val: jsonx.Int(app.Generation)}, {Key: "timestamp", Val: jsonx.Int(now.UnixMilli())},
+		{Key: "date", Val: jsonx.String(now.Format(time.UnixDate))}, {Key: "checksum", Val: jsonx.String(strconv.FormatInt(app.Generation, 16))},
 	}
 	appObj := jsonx.Object{{Key: "vespa", Val: jsonx.Object{{Key: "version", Val: jsonx.String(vespaVersion)}}.Marshal()}, {Key: "meta", Val: meta.Marshal()}}
 	writeJSON(w, http.StatusOK, jsonx.Object{

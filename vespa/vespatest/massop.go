@@ -61,7 +61,7 @@ func (d *docReq) massOperation(spec *visitSpec) {
 				})
 				count++
 			case OpUpdateWhere:
-				sch, _ := d.app.schema(id.DocType)
+				sch, _ := d.app.Schema(id.DocType)
 				_ = d.s.store.mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
 					if ok, _ := spec.sel.matches(id, cur); !exists || !ok {
 						return nil, false, nil // raced: counted as fine, as in Vespa

@@ -14,12 +14,12 @@ type corpus struct{ s *Server }
 
 func (c corpus) Schemas() []search.Schema {
 	app := c.s.app.Load()
-	out := make([]search.Schema, 0, len(app.schemas))
-	for _, sch := range app.schemas {
+	out := make([]search.Schema, 0, len(app.Schemas))
+	for _, sch := range app.Schemas {
 		fields := make([]search.Field, len(sch.Fields))
 		for i, f := range sch.Fields {
 			fields[i] = search.Field{Name: f.Name, Type: f.Type, Indexed: f.Indexed, DistanceMetric: f.DistanceMetric,
-				NoSummary: !f.inSummary()}
+				NoSummary: !f.InSummary()}
 		}
 		var profiles []search.RankProfile // nil stays nil: profiles not modelled
 		if sch.RankProfiles != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 )
 
 // The document selection language subset (Vespa's grammar:
@@ -550,7 +551,7 @@ func (p *selParser) value() (valueNode, error) {
 // "Condition field '%s' could not be found". Vespa answers either with
 // ILLEGAL_PARAMETERS, which /document/v1 turns into a 500. A nil sch (lenient
 // mode) has every field.
-func checkCondition(cond string, docTypes func(string) bool, sch *Schema) (*selection, error) {
+func checkCondition(cond string, docTypes func(string) bool, sch *schema.Schema) (*selection, error) {
 	sel, err := parseSelection(cond)
 	if err != nil {
 		return nil, fmt.Errorf("Failed to parse test and set condition: %w", err)
@@ -564,7 +565,7 @@ func checkCondition(cond string, docTypes func(string) bool, sch *Schema) (*sele
 		if sch == nil || r.field == "" {
 			continue
 		}
-		if _, ok := sch.field(r.field); !ok {
+		if _, ok := sch.Field(r.field); !ok {
 			return nil, fmt.Errorf("Condition field '%s' could not be found, or is an imported field. Imported fields are not supported in conditional mutations.", r.field)
 		}
 	}

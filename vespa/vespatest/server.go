@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
+	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 )
 
 // Server is a running emulator: the container API (document/v1, /search/,
@@ -23,7 +24,7 @@ import (
 // All methods are safe for concurrent use.
 type Server struct {
 	cfg      config
-	app      atomic.Pointer[application]
+	app      atomic.Pointer[schema.Application]
 	store    *store
 	faults   *faultSet
 	health   atomic.Pointer[string]
@@ -98,7 +99,7 @@ func Start(opts ...Option) (*Server, error) {
 			return nil, err
 		}
 	}
-	if err := validateSchemas(cfg.schemas); err != nil {
+	if err := schema.ValidateSchemas(cfg.schemas); err != nil {
 		return nil, err
 	}
 	if serveAddr != "" {
@@ -110,10 +111,10 @@ func Start(opts ...Option) (*Server, error) {
 	}
 	health := cfg.health
 	s.health.Store(&health)
-	clusters := []cluster{{name: cfg.cluster}}
-	s.app.Store(newApplication(cfg.schemas, clusters, 1))
+	clusters := []schema.Cluster{{Name: cfg.cluster}}
+	s.app.Store(schema.NewApplication(cfg.schemas, clusters, 1))
 	if cfg.appDir != "" {
-		pkg, err := readApplicationDir(cfg.appDir)
+		pkg, err := schema.ReadApplicationDir(cfg.appDir)
 		if err != nil {
 			return nil, err
 		}
@@ -163,7 +164,7 @@ func Start(opts ...Option) (*Server, error) {
 			return nil, err
 		}
 	}
-	cfg.logger.Info("vespatest: started", "url", s.url, "lenient", s.app.Load().lenient())
+	cfg.logger.Info("vespatest: started", "url", s.url, "lenient", s.app.Load().Lenient())
 	if serveAddr != "" {
 		serveForever(s)
 	}
@@ -262,7 +263,7 @@ func (s *Server) PutDocument(id string, fields json.RawMessage) error {
 		return fmt.Errorf("vespatest: %w", err)
 	}
 	app := s.app.Load()
-	sch, ok := app.schema(d.DocType)
+	sch, ok := app.Schema(d.DocType)
 	if !ok {
 		return fmt.Errorf("vespatest: Document type %s does not exist", d.DocType)
 	}
@@ -271,4 +272,23 @@ func (s *Server) PutDocument(id string, fields json.RawMessage) error {
 		return fmt.Errorf("vespatest: %w", err)
 	}
 	return s.store.mutate(d, func([]byte, bool) ([]byte, bool, error) { return norm, true, nil })
+}
+
+// activate makes a package the deployed application.
+func (s *Server) activate(pkg *schema.AppPackage) error {
+	gen := s.sessions.Load()
+	if gen < 1 {
+		gen = 1
+	}
+	clusters := pkg.Clusters
+	if len(clusters) == 0 {
+		clusters = []schema.Cluster{{Name: s.cfg.cluster}}
+	}
+	schemas := pkg.Schemas
+	if !pkg.HasServices && len(schemas) == 0 {
+		schemas = s.cfg.schemas
+	}
+	s.app.Store(schema.NewApplication(schemas, clusters, gen))
+	s.cfg.logger.Info("vespatest: application activated", "generation", gen, "schemas", len(schemas))
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 )
 
 var updateOps = map[string]bool{
@@ -18,7 +19,7 @@ var updateOps = map[string]bool{
 
 // parseUpdate validates the "fields" of an update body: each field (or field
 // path) maps to an object of operations.
-func parseUpdate(sch *Schema, raw json.RawMessage, ignoreUndefined bool) (jsonx.Object, bool, error) {
+func parseUpdate(sch *schema.Schema, raw json.RawMessage, ignoreUndefined bool) (jsonx.Object, bool, error) {
 	obj, err := jsonx.ParseObject(raw)
 	if err != nil {
 		return nil, false, fmt.Errorf("failed parsing document: %w", err)
@@ -60,7 +61,7 @@ func splitFieldPath(key string) (string, string) {
 }
 
 // applyUpdate applies validated update operations to stored fields.
-func applyUpdate(sch *Schema, stored []byte, update jsonx.Object) ([]byte, error) {
+func applyUpdate(sch *schema.Schema, stored []byte, update jsonx.Object) ([]byte, error) {
 	doc, err := jsonx.ParseObject(stored)
 	if err != nil {
 		return nil, err
@@ -82,7 +83,7 @@ func applyUpdate(sch *Schema, stored []byte, update jsonx.Object) ([]byte, error
 		if err != nil {
 			return nil, fmt.Errorf("Could not update field '%s': %w", m.Key, err)
 		}
-		if next == nil || isEmptyJSON(next) {
+		if next == nil || schema.IsEmptyJSON(next) {
 			doc = doc.Del(base)
 		} else {
 			doc = doc.Set(base, next)
@@ -92,13 +93,13 @@ func applyUpdate(sch *Schema, stored []byte, update jsonx.Object) ([]byte, error
 }
 
 // applyFieldOps applies the operations on one whole field. A nil result clears it.
-func applyFieldOps(ft *fieldType, cur json.RawMessage, ops jsonx.Object) (json.RawMessage, error) {
+func applyFieldOps(ft *schema.FieldType, cur json.RawMessage, ops jsonx.Object) (json.RawMessage, error) {
 	var err error
 	for _, op := range ops {
 		switch op.Key {
 		case "assign":
 			var ok bool
-			cur, ok, err = ft.normalize(op.Val)
+			cur, ok, err = ft.Normalize(op.Val)
 			if !ok {
 				cur = nil
 			}
@@ -120,7 +121,7 @@ func applyFieldOps(ft *fieldType, cur json.RawMessage, ops jsonx.Object) (json.R
 	return cur, nil
 }
 
-func arithmetic(ft *fieldType, cur json.RawMessage, op string, arg json.RawMessage) (json.RawMessage, error) {
+func arithmetic(ft *schema.FieldType, cur json.RawMessage, op string, arg json.RawMessage) (json.RawMessage, error) {
 	var x float64
 	if err := json.Unmarshal(arg, &x); err != nil {
 		return nil, fmt.Errorf("%s needs a number, got %s", op, jsonx.Clip(arg))
@@ -145,8 +146,8 @@ func arithmetic(ft *fieldType, cur json.RawMessage, op string, arg json.RawMessa
 		}
 		v /= x
 	}
-	integer := ft.kind == kindInt || ft.kind == kindWset ||
-		(ft.kind == kindAny && !bytes.ContainsAny(cur, ".eE"))
+	integer := ft.Kind == schema.KindInt || ft.Kind == schema.KindWset ||
+		(ft.Kind == schema.KindAny && !bytes.ContainsAny(cur, ".eE"))
 	if integer {
 		return json.RawMessage(strconv.FormatInt(int64(math.Trunc(v)), 10)), nil
 	}
@@ -154,30 +155,30 @@ func arithmetic(ft *fieldType, cur json.RawMessage, op string, arg json.RawMessa
 }
 
 // containerKind guesses array or weighted set in lenient mode from the values.
-func containerKind(ft *fieldType, cur, arg json.RawMessage) kind {
-	if ft.kind != kindAny {
-		return ft.kind
+func containerKind(ft *schema.FieldType, cur, arg json.RawMessage) schema.Kind {
+	if ft.Kind != schema.KindAny {
+		return ft.Kind
 	}
 	probe := bytes.TrimSpace(cur)
 	if len(probe) == 0 {
 		probe = bytes.TrimSpace(arg)
 	}
 	if len(probe) > 0 && probe[0] == '{' {
-		return kindWset
+		return schema.KindWset
 	}
-	return kindArray
+	return schema.KindArray
 }
 
-func elemType(ft *fieldType) *fieldType {
-	if ft.elem != nil {
-		return ft.elem
+func elemType(ft *schema.FieldType) *schema.FieldType {
+	if ft.Elem != nil {
+		return ft.Elem
 	}
 	return anyType
 }
 
-func addTo(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
+func addTo(ft *schema.FieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
 	switch containerKind(ft, cur, arg) {
-	case kindArray:
+	case schema.KindArray:
 		var items, add []json.RawMessage
 		if cur != nil {
 			if err := json.Unmarshal(cur, &items); err != nil {
@@ -188,7 +189,7 @@ func addTo(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
 			return nil, fmt.Errorf("add on an array needs an array")
 		}
 		for _, a := range add {
-			v, ok, err := elemType(ft).normalize(a)
+			v, ok, err := elemType(ft).Normalize(a)
 			if err != nil {
 				return nil, err
 			}
@@ -198,20 +199,20 @@ func addTo(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
 		}
 		b, _ := json.Marshal(items)
 		return b, nil
-	case kindWset:
+	case schema.KindWset:
 		set, add, err := objects(cur, arg)
 		if err != nil {
 			return nil, err
 		}
 		for _, m := range add {
-			w, err := numberOf(m.Val, true)
+			w, err := schema.NumberOf(m.Val, true)
 			if err != nil {
 				return nil, err
 			}
 			set = set.Set(m.Key, json.RawMessage(w))
 		}
 		return set.Marshal(), nil
-	case kindMap:
+	case schema.KindMap:
 		set, add, err := objects(cur, arg)
 		if err != nil {
 			return nil, err
@@ -220,10 +221,10 @@ func addTo(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
 			set = set.Set(m.Key, m.Val)
 		}
 		return set.Marshal(), nil
-	case kindTensor:
+	case schema.KindTensor:
 		return tensorAdd(ft, cur, arg)
 	}
-	return nil, fmt.Errorf("add is not supported on type %s", ft.text())
+	return nil, fmt.Errorf("add is not supported on type %s", ft.Text())
 }
 
 func objects(cur, arg json.RawMessage) (jsonx.Object, jsonx.Object, error) {
@@ -241,15 +242,15 @@ func objects(cur, arg json.RawMessage) (jsonx.Object, jsonx.Object, error) {
 	return set, add, nil
 }
 
-func removeFrom(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
-	if ft.kind == kindTensor {
+func removeFrom(ft *schema.FieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
+	if ft.Kind == schema.KindTensor {
 		return tensorRemove(ft, cur, arg)
 	}
 	if cur == nil {
 		return nil, nil
 	}
 	switch containerKind(ft, cur, arg) {
-	case kindArray:
+	case schema.KindArray:
 		var items, rm []json.RawMessage
 		if err := json.Unmarshal(cur, &items); err != nil {
 			return nil, fmt.Errorf("remove on a value that is not an array")
@@ -303,7 +304,7 @@ func jsonEqual(a, b json.RawMessage) bool {
 
 // matchOp applies {"element": k, "<op>": v} to one element of an array (by
 // index) or weighted set/map (by key).
-func matchOp(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
+func matchOp(ft *schema.FieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
 	obj, err := jsonx.ParseObject(arg)
 	if err != nil {
 		return nil, fmt.Errorf("match needs an object")
@@ -320,14 +321,14 @@ func matchOp(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
 	if err := json.Unmarshal(el, &key); err != nil {
 		key = string(bytes.TrimSpace(el))
 	}
-	return applyAccess(ft, cur, key, containerKind(ft, cur, nil) == kindArray, ops)
+	return applyAccess(ft, cur, key, containerKind(ft, cur, nil) == schema.KindArray, ops)
 }
 
 // applyAccess applies ops to one element of cur, addressed by key or index.
-func applyAccess(ft *fieldType, cur json.RawMessage, key string, index bool, ops jsonx.Object) (json.RawMessage, error) {
+func applyAccess(ft *schema.FieldType, cur json.RawMessage, key string, index bool, ops jsonx.Object) (json.RawMessage, error) {
 	et := elemType(ft)
-	if ft.kind == kindWset {
-		et = &fieldType{kind: kindInt, name: "int"}
+	if ft.Kind == schema.KindWset {
+		et = &schema.FieldType{Kind: schema.KindInt, Name: "int"}
 	}
 	if index {
 		var items []json.RawMessage
@@ -380,7 +381,7 @@ func applyAccess(ft *fieldType, cur json.RawMessage, key string, index bool, ops
 }
 
 // applyPathOps applies ops to a field path: m{key}, arr[i] or s.sub (one level).
-func applyPathOps(ft *fieldType, cur json.RawMessage, accessor string, ops jsonx.Object) (json.RawMessage, error) {
+func applyPathOps(ft *schema.FieldType, cur json.RawMessage, accessor string, ops jsonx.Object) (json.RawMessage, error) {
 	switch accessor[0] {
 	case '{':
 		key := strings.TrimSuffix(accessor[1:], "}")

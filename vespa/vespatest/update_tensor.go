@@ -6,26 +6,27 @@ import (
 	"strings"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
-func tensorOf(ft *fieldType, cur json.RawMessage) (*tensor.Value, error) {
-	if ft.kind != kindTensor {
-		return nil, fmt.Errorf("tensor operation on a field of type %s", ft.text())
+func tensorOf(ft *schema.FieldType, cur json.RawMessage) (*tensor.Value, error) {
+	if ft.Kind != schema.KindTensor {
+		return nil, fmt.Errorf("tensor operation on a field of type %s", ft.Text())
 	}
 	if cur == nil {
-		return tensor.New(ft.tensor), nil
+		return tensor.New(ft.Tensor), nil
 	}
-	return tensor.Parse(ft.tensor, cur)
+	return tensor.Parse(ft.Tensor, cur)
 }
 
 // tensorAdd adds or replaces cells given as "cells" or "blocks".
-func tensorAdd(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
+func tensorAdd(ft *schema.FieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
 	t, err := tensorOf(ft, cur)
 	if err != nil {
 		return nil, err
 	}
-	add, err := tensor.Parse(ft.tensor, arg)
+	add, err := tensor.Parse(ft.Tensor, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +38,7 @@ func tensorAdd(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error)
 
 // tensorRemove removes the cells matching {"addresses": [{...}]}, where a
 // partial address matches every cell with those labels.
-func tensorRemove(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
+func tensorRemove(ft *schema.FieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
 	t, err := tensorOf(ft, cur)
 	if err != nil {
 		return nil, err
@@ -74,7 +75,7 @@ func tensorRemove(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, err
 
 // tensorModify applies {"operation": replace|add|multiply, "create": bool,
 // "addresses"|"cells"|"blocks": ...} to existing cells.
-func tensorModify(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
+func tensorModify(ft *schema.FieldType, cur, arg json.RawMessage) (json.RawMessage, error) {
 	t, err := tensorOf(ft, cur)
 	if err != nil {
 		return nil, err
@@ -91,7 +92,7 @@ func tensorModify(ft *fieldType, cur, arg json.RawMessage) (json.RawMessage, err
 	if v, ok := obj.Get("create"); ok {
 		_ = json.Unmarshal(v, &create)
 	}
-	cells := tensor.New(ft.tensor)
+	cells := tensor.New(ft.Tensor)
 	switch {
 	case has(obj, "addresses"):
 		v, _ := obj.Get("addresses")

@@ -11,13 +11,14 @@ import (
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
 // visitSpec is a parsed visit-kind request.
 type visitSpec struct {
 	sel            *selection
-	schema         *Schema
+	schema         *schema.Schema
 	fields         fieldSet
 	tensors        tensor.Format
 	wanted         int64
@@ -30,7 +31,7 @@ type visitSpec struct {
 	// space is the bucket space visited at the root ("default" or "global");
 	// empty with a type in the path, whose own space is visited.
 	space string
-	app   *application
+	app   *schema.Application
 }
 
 func (d *docReq) serveVisitKind() {
@@ -164,7 +165,7 @@ func (d *docReq) parseVisit() (*visitSpec, error) {
 		}
 	}
 	if d.path.route != routeRoot {
-		sch, ok := d.app.schema(d.path.docType)
+		sch, ok := d.app.Schema(d.path.docType)
 		if !ok {
 			return nil, badParam("Document type %s does not exist", d.path.docType)
 		}
@@ -297,7 +298,7 @@ func (s *Server) scan(spec *visitSpec, deadline time.Time, emit func([]visited))
 			if err != nil {
 				continue
 			}
-			if spec.space != "" && spec.app.isGlobal(id.DocType) != (spec.space == "global") {
+			if spec.space != "" && spec.app.IsGlobal(id.DocType) != (spec.space == "global") {
 				continue
 			}
 			fields := doc.fields
@@ -333,7 +334,7 @@ func (s *Server) renderVisited(spec *visitSpec, v visited) json.RawMessage {
 	sch := spec.schema
 	if sch == nil {
 		if id, err := docid.Parse(v.id); err == nil {
-			sch, _ = s.app.Load().schema(id.DocType)
+			sch, _ = s.app.Load().Schema(id.DocType)
 		}
 	}
 	return jsonx.Object{{Key: "id", Val: jsonx.String(v.id)}, {Key: "fields", Val: renderFields(sch, v.fields, spec.fields, spec.tensors)}}.Marshal()

@@ -1,4 +1,4 @@
-package vespatest
+package schema
 
 import (
 	"fmt"
@@ -7,13 +7,13 @@ import (
 	"strings"
 )
 
-// ParseSchema reads the text of a schemas/<name>.sd file and returns its
+// Parse reads the text of a schemas/<name>.sd file and returns its
 // schema name; its document fields with their types, indexing statements and
 // distance-metric; and its rank profiles (inherits, the first-, second- and
 // global-phase expressions, functions without arguments, and inputs).
 // Everything else (field sets, document summaries, fields outside the
 // document block) is ignored.
-func ParseSchema(sd string) (Schema, error) {
+func Parse(sd string) (Schema, error) {
 	text := stripSDComments(sd)
 	sch := Schema{RankProfiles: []RankProfile{}} // declared: none unless the file has some
 	var stack []string                           // block kinds
@@ -104,7 +104,7 @@ func parseSDField(text string, start, open int) (Field, int, error) {
 		name, typ = parts[0], strings.Join(parts[2:], "")
 	}
 	f := Field{Name: strings.TrimSpace(name), Type: strings.Join(strings.Fields(typ), "")}
-	if _, err := parseFieldType(f.Type); err != nil {
+	if _, err := ParseFieldType(f.Type); err != nil {
 		return Field{}, 0, fmt.Errorf("field %s: %w", f.Name, err)
 	}
 	end := blockEnd(text, open)

@@ -1,4 +1,4 @@
-package vespatest
+package schema
 
 import (
 	"archive/tar"
@@ -16,16 +16,16 @@ import (
 	"strings"
 )
 
-// appPackage is what the emulator reads from an application package.
-type appPackage struct {
-	schemas     []Schema
-	clusters    []cluster
-	hasServices bool
-	files       int
+// AppPackage is what the emulator reads from an application package.
+type AppPackage struct {
+	Schemas     []Schema
+	Clusters    []Cluster
+	HasServices bool
+	Files       int
 }
 
-// readApplicationDir reads schemas/*.sd and services.xml from a directory.
-func readApplicationDir(dir string) (*appPackage, error) {
+// ReadApplicationDir reads schemas/*.sd and services.xml from a directory.
+func ReadApplicationDir(dir string) (*AppPackage, error) {
 	files := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -65,8 +65,8 @@ func isSchemaFile(p string) bool {
 	return (dir == "schemas/" || dir == "searchdefinitions/") && strings.HasSuffix(file, ".sd")
 }
 
-// readApplicationArchive reads a zip, or a gzipped tar, application package.
-func readApplicationArchive(data []byte) (*appPackage, error) {
+// ReadApplicationArchive reads a zip, or a gzipped tar, application package.
+func ReadApplicationArchive(data []byte) (*AppPackage, error) {
 	files := map[string][]byte{}
 	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
 		zr, err := gzip.NewReader(bytes.NewReader(data))
@@ -120,8 +120,8 @@ func readApplicationArchive(data []byte) (*appPackage, error) {
 	return parsePackageFiles(files)
 }
 
-func parsePackageFiles(files map[string][]byte) (*appPackage, error) {
-	pkg := &appPackage{files: len(files)}
+func parsePackageFiles(files map[string][]byte) (*AppPackage, error) {
+	pkg := &AppPackage{Files: len(files)}
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)
@@ -131,31 +131,31 @@ func parsePackageFiles(files map[string][]byte) (*appPackage, error) {
 		if !isSchemaFile(n) {
 			continue
 		}
-		sch, err := ParseSchema(string(files[n]))
+		sch, err := Parse(string(files[n]))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", n, err)
 		}
 		if want := strings.TrimSuffix(path.Base(n), ".sd"); sch.Name != want {
 			return nil, fmt.Errorf("%s: schema '%s' must be in a file named '%s.sd'", n, sch.Name, sch.Name)
 		}
-		pkg.schemas = append(pkg.schemas, sch)
+		pkg.Schemas = append(pkg.Schemas, sch)
 	}
 	if b, ok := files["services.xml"]; ok {
-		pkg.hasServices = true
+		pkg.HasServices = true
 		clusters, err := parseServices(b)
 		if err != nil {
 			return nil, fmt.Errorf("services.xml: %w", err)
 		}
-		pkg.clusters = clusters
+		pkg.Clusters = clusters
 	}
-	if err := validateSchemas(pkg.schemas); err != nil {
+	if err := ValidateSchemas(pkg.Schemas); err != nil {
 		return nil, err
 	}
 	return pkg, nil
 }
 
 // parseServices reads the content clusters and their document types.
-func parseServices(b []byte) ([]cluster, error) {
+func parseServices(b []byte) ([]Cluster, error) {
 	var doc struct {
 		Content []struct {
 			ID        string `xml:"id,attr"`
@@ -170,11 +170,11 @@ func parseServices(b []byte) ([]cluster, error) {
 	if err := xml.Unmarshal(b, &doc); err != nil {
 		return nil, err
 	}
-	var out []cluster
+	var out []Cluster
 	for _, c := range doc.Content {
-		cl := cluster{name: c.ID}
-		if cl.name == "" {
-			cl.name = defaultCluster
+		cl := Cluster{Name: c.ID}
+		if cl.Name == "" {
+			cl.Name = DefaultCluster
 		}
 		for _, d := range c.Documents.Document {
 			cl.types = append(cl.types, d.Type)
@@ -188,23 +188,4 @@ func parseServices(b []byte) ([]cluster, error) {
 		out = append(out, cl)
 	}
 	return out, nil
-}
-
-// activate makes a package the deployed application.
-func (s *Server) activate(pkg *appPackage) error {
-	gen := s.sessions.Load()
-	if gen < 1 {
-		gen = 1
-	}
-	clusters := pkg.clusters
-	if len(clusters) == 0 {
-		clusters = []cluster{{name: s.cfg.cluster}}
-	}
-	schemas := pkg.schemas
-	if !pkg.hasServices && len(schemas) == 0 {
-		schemas = s.cfg.schemas
-	}
-	s.app.Store(newApplication(schemas, clusters, gen))
-	s.cfg.logger.Info("vespatest: application activated", "generation", gen, "schemas", len(schemas))
-	return nil
 }

@@ -1,4 +1,4 @@
-package vespatest
+package schema
 
 import (
 	"bytes"
@@ -12,32 +12,32 @@ import (
 	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
-// kind is the shape of a field type.
-type kind int
+// Kind is the shape of a field type.
+type Kind int
 
 const (
-	kindAny kind = iota // unknown type (struct, lenient mode): any JSON
+	KindAny Kind = iota // unknown type (struct, lenient mode): any JSON
 	kindString
-	kindInt  // int, long, byte
+	KindInt  // int, long, byte
 	kindReal // float, double
 	kindBool
-	kindArray
-	kindWset
-	kindMap
-	kindTensor
+	KindArray
+	KindWset
+	KindMap
+	KindTensor
 	kindPosition
 )
 
-// fieldType is a parsed Vespa type text.
-type fieldType struct {
-	kind   kind
-	name   string // the base name, e.g. "int" or "float"
-	elem   *fieldType
-	key    *fieldType
-	tensor *tensor.Type
+// FieldType is a parsed Vespa type text.
+type FieldType struct {
+	Kind   Kind
+	Name   string // the base name, e.g. "int" or "float"
+	Elem   *FieldType
+	key    *FieldType
+	Tensor *tensor.Type
 }
 
-func parseFieldType(s string) (*fieldType, error) {
+func ParseFieldType(s string) (*FieldType, error) {
 	s = strings.TrimSpace(s)
 	base, arg, hasArg := strings.Cut(s, "<")
 	base = strings.TrimSpace(base)
@@ -46,7 +46,7 @@ func parseFieldType(s string) (*fieldType, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &fieldType{kind: kindTensor, name: "tensor", tensor: tt}, nil
+		return &FieldType{Kind: KindTensor, Name: "tensor", Tensor: tt}, nil
 	}
 	if hasArg {
 		if !strings.HasSuffix(arg, ">") {
@@ -56,28 +56,28 @@ func parseFieldType(s string) (*fieldType, error) {
 	}
 	switch base {
 	case "string", "uri", "predicate", "raw", "reference":
-		return &fieldType{kind: kindString, name: base}, nil
+		return &FieldType{Kind: kindString, Name: base}, nil
 	case "int", "long", "byte":
-		return &fieldType{kind: kindInt, name: base}, nil
+		return &FieldType{Kind: KindInt, Name: base}, nil
 	case "float", "double":
-		return &fieldType{kind: kindReal, name: base}, nil
+		return &FieldType{Kind: kindReal, Name: base}, nil
 	case "bool":
-		return &fieldType{kind: kindBool, name: base}, nil
+		return &FieldType{Kind: kindBool, Name: base}, nil
 	case "position":
-		return &fieldType{kind: kindPosition, name: base}, nil
+		return &FieldType{Kind: kindPosition, Name: base}, nil
 	case "array", "weightedset":
 		if !hasArg {
 			return nil, fmt.Errorf("%s needs an element type", base)
 		}
-		elem, err := parseFieldType(arg)
+		elem, err := ParseFieldType(arg)
 		if err != nil {
 			return nil, err
 		}
-		k := kindArray
+		k := KindArray
 		if base == "weightedset" {
-			k = kindWset
+			k = KindWset
 		}
-		return &fieldType{kind: k, name: base, elem: elem}, nil
+		return &FieldType{Kind: k, Name: base, Elem: elem}, nil
 	case "map":
 		if !hasArg {
 			return nil, fmt.Errorf("map needs key and value types")
@@ -86,20 +86,20 @@ func parseFieldType(s string) (*fieldType, error) {
 		if !ok {
 			return nil, fmt.Errorf("malformed map type %q", s)
 		}
-		kt, err := parseFieldType(k)
+		kt, err := ParseFieldType(k)
 		if err != nil {
 			return nil, err
 		}
-		vt, err := parseFieldType(v)
+		vt, err := ParseFieldType(v)
 		if err != nil {
 			return nil, err
 		}
-		return &fieldType{kind: kindMap, name: base, key: kt, elem: vt}, nil
+		return &FieldType{Kind: KindMap, Name: base, key: kt, Elem: vt}, nil
 	case "":
 		return nil, fmt.Errorf("empty type")
 	}
 	// A struct or another type the emulator does not model.
-	return &fieldType{kind: kindAny, name: base}, nil
+	return &FieldType{Kind: KindAny, Name: base}, nil
 }
 
 // splitTopComma splits "a,b" at the comma that is not nested in <>.
@@ -120,17 +120,17 @@ func splitTopComma(s string) (string, string, bool) {
 	return "", "", false
 }
 
-// normalize checks a field value against its type and returns the value to
+// Normalize checks a field value against its type and returns the value to
 // store, or ok=false for a value Vespa treats as "no value" (empty string,
 // array, map or weighted set).
-func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error) {
+func (t *FieldType) Normalize(raw json.RawMessage) (json.RawMessage, bool, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, false, nil
 	}
-	switch t.kind {
-	case kindAny:
-		if isEmptyJSON(raw) {
+	switch t.Kind {
+	case KindAny:
+		if IsEmptyJSON(raw) {
 			return nil, false, nil
 		}
 		return compactJSON(raw), true, nil
@@ -143,8 +143,8 @@ func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error
 			return nil, false, nil
 		}
 		return compactJSON(raw), true, nil
-	case kindInt, kindReal:
-		v, err := numberOf(raw, t.kind == kindInt)
+	case KindInt, kindReal:
+		v, err := NumberOf(raw, t.Kind == KindInt)
 		if err != nil {
 			return nil, false, err
 		}
@@ -159,20 +159,20 @@ func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error
 		return nil, false, fmt.Errorf("expected a boolean, got %s", jsonx.Clip(raw))
 	case kindPosition:
 		return compactJSON(raw), true, nil
-	case kindArray:
+	case KindArray:
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
 			return nil, false, fmt.Errorf("expected an array, got %s", jsonx.Clip(raw))
 		}
 		out := make([]json.RawMessage, 0, len(items))
 		for _, it := range items {
-			v, ok, err := t.elem.normalize(it)
+			v, ok, err := t.Elem.Normalize(it)
 			if err != nil {
 				return nil, false, err
 			}
 			if !ok {
 				v = json.RawMessage(`""`)
-				if t.elem.kind != kindString {
+				if t.Elem.Kind != kindString {
 					v = it
 				}
 			}
@@ -183,7 +183,7 @@ func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error
 		}
 		b, _ := json.Marshal(out)
 		return b, true, nil
-	case kindWset:
+	case KindWset:
 		obj, err := jsonx.ParseObject(raw)
 		if err != nil {
 			// An array of keys means weight 1 each... only in some readers; reject.
@@ -191,7 +191,7 @@ func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error
 		}
 		out := obj[:0]
 		for _, kv := range obj {
-			w, err := numberOf(kv.Val, true)
+			w, err := NumberOf(kv.Val, true)
 			if err != nil {
 				return nil, false, fmt.Errorf("weight of %q: %w", kv.Key, err)
 			}
@@ -201,14 +201,14 @@ func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error
 			return nil, false, nil
 		}
 		return out.Marshal(), true, nil
-	case kindMap:
+	case KindMap:
 		obj, err := jsonx.ParseObject(raw)
 		if err != nil {
 			return nil, false, fmt.Errorf("expected a map object, got %s", jsonx.Clip(raw))
 		}
 		out := obj[:0]
 		for _, kv := range obj {
-			v, ok, err := t.elem.normalize(kv.Val)
+			v, ok, err := t.Elem.Normalize(kv.Val)
 			if err != nil {
 				return nil, false, err
 			}
@@ -220,11 +220,11 @@ func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error
 			return nil, false, nil
 		}
 		return out.Marshal(), true, nil
-	case kindTensor:
-		if out, ok := t.tensor.NormalizeVector(raw); ok {
+	case KindTensor:
+		if out, ok := t.Tensor.NormalizeVector(raw); ok {
 			return out, true, nil
 		}
-		tv, err := tensor.Parse(t.tensor, raw)
+		tv, err := tensor.Parse(t.Tensor, raw)
 		if err != nil {
 			return nil, false, err
 		}
@@ -233,9 +233,9 @@ func (t *fieldType) normalize(raw json.RawMessage) (json.RawMessage, bool, error
 	return compactJSON(raw), true, nil
 }
 
-// numberOf reads a JSON number, or a string holding one, as Vespa's JSON
+// NumberOf reads a JSON number, or a string holding one, as Vespa's JSON
 // reader does, and returns its canonical JSON text.
-func numberOf(raw json.RawMessage, integer bool) (string, error) {
+func NumberOf(raw json.RawMessage, integer bool) (string, error) {
 	text := string(raw)
 	if strings.HasPrefix(text, `"`) {
 		var s string
@@ -262,7 +262,7 @@ func numberOf(raw json.RawMessage, integer bool) (string, error) {
 	return jsonx.FormatFloat(f), nil
 }
 
-func isEmptyJSON(raw json.RawMessage) bool {
+func IsEmptyJSON(raw json.RawMessage) bool {
 	switch string(bytes.TrimSpace(raw)) {
 	case `""`, `[]`, `{}`:
 		return true
@@ -276,4 +276,12 @@ func compactJSON(raw []byte) json.RawMessage {
 		return json.RawMessage(raw)
 	}
 	return b.Bytes()
+}
+
+// Text is the type's name, or a tensor's full type.
+func (t *FieldType) Text() string {
+	if t.Kind == KindTensor {
+		return t.Tensor.String()
+	}
+	return t.Name
 }
