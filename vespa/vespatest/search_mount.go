@@ -12,27 +12,7 @@ import (
 // corpus presents the store to the /search/ handler.
 type corpus struct{ s *Server }
 
-func (c corpus) Schemas() []search.Schema {
-	app := c.s.app.Load()
-	out := make([]search.Schema, 0, len(app.Schemas))
-	for _, sch := range app.Schemas {
-		fields := make([]search.Field, len(sch.Fields))
-		for i, f := range sch.Fields {
-			fields[i] = search.Field{Name: f.Name, Type: f.Type, Indexed: f.Indexed, DistanceMetric: f.DistanceMetric,
-				NoSummary: !f.InSummary()}
-		}
-		var profiles []search.RankProfile // nil stays nil: profiles not modelled
-		if sch.RankProfiles != nil {
-			profiles = make([]search.RankProfile, len(sch.RankProfiles))
-		}
-		for i, p := range sch.RankProfiles {
-			profiles[i] = search.RankProfile{Name: p.Name, Inherits: p.Inherits, FirstPhase: p.FirstPhase,
-				SecondPhase: p.SecondPhase, GlobalPhase: p.GlobalPhase, Functions: p.Functions, Inputs: p.Inputs}
-		}
-		out = append(out, search.Schema{Name: sch.Name, Fields: fields, RankProfiles: profiles})
-	}
-	return out
-}
+func (c corpus) Schemas() []search.Schema { return c.s.app.Load().Schemas }
 
 // Each iterates one consistent snapshot: writers wait while it runs.
 func (c corpus) Each(fn func(search.Document) bool) {

@@ -92,7 +92,7 @@
 // root.id "toplevel", relevance 1.0, fields.totalCount, coverage (100 %, documents = the corpus
 // size, one node), children with id (the document ID), relevance, source (the document type) and
 // fields: sddocname, documentid, then the fields of Vespa's default document summary in schema
-// order, that is the fields with summary in their indexing statement ([Field.NoSummary] false;
+// order, that is the fields with summary in their indexing statement ([Field.InSummary];
 // an attribute without summary, such as an embedding declared "attribute | index", is not
 // shown); with a select list only the listed summary fields. In lenient mode every stored field
 // is shown, in stored order. Document summaries declared with document-summary are not

@@ -18,7 +18,7 @@ var songSchema = Schema{Name: "music",
 	Fields: []Field{
 		{Name: "title", Type: "string", Indexed: true},
 		{Name: "popularity", Type: "int"},
-		{Name: "embedding", Type: "tensor<float>(x[2])", Indexed: true, DistanceMetric: "euclidean", NoSummary: true},
+		{Name: "embedding", Type: "tensor<float>(x[2])", Indexed: true, DistanceMetric: "euclidean", Indexing: "attribute | index"},
 	},
 	RankProfiles: []RankProfile{
 		{Name: "bm25", FirstPhase: "bm25(title)"},
