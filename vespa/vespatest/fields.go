@@ -64,7 +64,6 @@ func fieldTypeOf(sch *schema.Schema, name string) (*schema.FieldType, bool, erro
 	return ft, true, nil
 }
 
-
 // fieldSet is a parsed fieldSet parameter.
 type fieldSet struct {
 	none   bool                // [id]
