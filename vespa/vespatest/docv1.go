@@ -14,6 +14,7 @@ import (
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
+	"github.com/govespa/govespa/vespa/vespatest/internal/selection"
 	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
@@ -444,9 +445,9 @@ func (d *docReq) write(id docid.ID) {
 		d.reply(http.StatusOK, true, id)
 		return
 	}
-	var sel *selection
+	var sel *selection.Selection
 	if cond != "" {
-		if sel, err = checkCondition(cond, func(t string) bool { _, ok := d.app.Schema(t); return ok }, sch); err != nil {
+		if sel, err = selection.CheckCondition(cond, func(t string) bool { _, ok := d.app.Schema(t); return ok }, sch); err != nil {
 			d.failID(http.StatusInternalServerError, id, illegalParameters(err.Error()))
 			return
 		}
@@ -468,7 +469,7 @@ type writeOutcome struct {
 
 // applyWrite performs a put, update or remove atomically, with test-and-set.
 // A nil sel is no condition.
-func (s *Server) applyWrite(id docid.ID, sch *schema.Schema, op Operation, putFields []byte, update jsonx.Object, sel *selection, create bool) writeOutcome {
+func (s *Server) applyWrite(id docid.ID, sch *schema.Schema, op Operation, putFields []byte, update jsonx.Object, sel *selection.Selection, create bool) writeOutcome {
 	out := writeOutcome{status: http.StatusOK}
 	err := s.store.mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
 		if sel != nil && !(create && !exists) {
@@ -476,7 +477,7 @@ func (s *Server) applyWrite(id docid.ID, sch *schema.Schema, op Operation, putFi
 				out = conditionFailed(id, "Document does not exist")
 				return nil, false, nil
 			}
-			match, err := sel.matches(id, cur)
+			match, err := sel.Matches(id, cur)
 			if err != nil {
 				out = writeOutcome{http.StatusBadRequest, "Failed to evaluate test and set condition: " + err.Error()}
 				return nil, false, nil //nolint:nilerr // the error is answered through out

@@ -54,7 +54,7 @@ func (d *docReq) massOperation(spec *visitSpec) {
 				continue
 			case OpDeleteWhere:
 				_ = d.s.store.mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
-					if ok, _ := spec.sel.matches(id, cur); !exists || !ok {
+					if ok, _ := spec.sel.Matches(id, cur); !exists || !ok {
 						return nil, false, nil
 					}
 					return nil, true, nil
@@ -63,7 +63,7 @@ func (d *docReq) massOperation(spec *visitSpec) {
 			case OpUpdateWhere:
 				sch, _ := d.app.Schema(id.DocType)
 				_ = d.s.store.mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
-					if ok, _ := spec.sel.matches(id, cur); !exists || !ok {
+					if ok, _ := spec.sel.Matches(id, cur); !exists || !ok {
 						return nil, false, nil // raced: counted as fine, as in Vespa
 					}
 					next, err := applyUpdate(sch, cur, update)

@@ -12,12 +12,13 @@ import (
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
+	"github.com/govespa/govespa/vespa/vespatest/internal/selection"
 	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
 // visitSpec is a parsed visit-kind request.
 type visitSpec struct {
-	sel            *selection
+	sel            *selection.Selection
 	schema         *schema.Schema
 	fields         fieldSet
 	tensors        tensor.Format
@@ -197,11 +198,11 @@ func (d *docReq) parseVisit() (*visitSpec, error) {
 		spec.token, spec.hasToken = t, true
 	}
 	if hasSel {
-		if _, err := parseSelection(selText); err != nil {
+		if _, err := selection.Parse(selText); err != nil {
 			return nil, badParam("Failed to parse expression: %v", err)
 		}
 	}
-	if spec.sel, err = parseSelection(d.pathSelection(selText, hasSel)); err != nil {
+	if spec.sel, err = selection.Parse(d.pathSelection(selText, hasSel)); err != nil {
 		return nil, badParam("Failed to parse expression: %v", err)
 	}
 	return spec, nil
@@ -305,7 +306,7 @@ func (s *Server) scan(spec *visitSpec, deadline time.Time, emit func([]visited))
 			if doc.removed() {
 				fields = []byte("{}")
 			}
-			if ok, _ := spec.sel.matches(id, fields); !ok {
+			if ok, _ := spec.sel.Matches(id, fields); !ok {
 				continue
 			}
 			if doc.removed() {

@@ -1,4 +1,4 @@
-package vespatest
+package selection
 
 import (
 	"fmt"
@@ -50,12 +50,12 @@ func TestSelection_evaluates(t *testing.T) {
 		{`MUSIC.year == 2015 OR music`, id, true},
 	}
 	for _, c := range cases {
-		sel, err := parseSelection(c.sel)
+		sel, err := Parse(c.sel)
 		if err != nil {
 			t.Errorf("%s: %v", c.sel, err)
 			continue
 		}
-		if got, _ := sel.matches(c.doc, fields); got != c.want {
+		if got, _ := sel.Matches(c.doc, fields); got != c.want {
 			t.Errorf("%s = %v, want %v", c.sel, got, c.want)
 		}
 	}
@@ -104,17 +104,17 @@ func TestSelection_arithmeticAndNow(t *testing.T) {
 		{"(music.year > 2000) == true", true},
 		{"music.year == 2015.0", true}, // an integer field equals the same float
 	} {
-		sel, err := parseSelection(c.sel)
+		sel, err := Parse(c.sel)
 		if err != nil {
 			t.Errorf("%s: %v", c.sel, err)
 			continue
 		}
-		if got, _ := sel.matches(id, fields); got != c.want {
+		if got, _ := sel.Matches(id, fields); got != c.want {
 			t.Errorf("%s = %v, want %v", c.sel, got, c.want)
 		}
 	}
 	for _, s := range []string{"now()", "music.year + 1", "1 + 2", "now(", "music.year + == 1", "music.year * "} {
-		if _, err := parseSelection(s); err == nil {
+		if _, err := Parse(s); err == nil {
 			t.Errorf("%q parsed, want an error", s)
 		}
 	}
@@ -123,7 +123,7 @@ func TestSelection_arithmeticAndNow(t *testing.T) {
 func TestSelection_rejectsMalformed(t *testing.T) {
 	for _, s := range []string{"", "music.year >", "(music", "music)", "all the things", `music.a =~ "("`,
 		"id.bogus == 1", `"x"`, "music.year == == 1", "music and", "#"} {
-		if _, err := parseSelection(s); err == nil {
+		if _, err := Parse(s); err == nil {
 			t.Errorf("%q parsed, want an error", s)
 		}
 	}
@@ -136,10 +136,10 @@ func FuzzParseSelection(f *testing.F) {
 	}
 	id, _ := docid.Parse("id:ns:music::a")
 	f.Fuzz(func(t *testing.T, s string) {
-		sel, err := parseSelection(s)
+		sel, err := Parse(s)
 		if err != nil {
 			return
 		}
-		_, _ = sel.matches(id, []byte(`{"artist":"x","year":3}`))
+		_, _ = sel.Matches(id, []byte(`{"artist":"x","year":3}`))
 	})
 }

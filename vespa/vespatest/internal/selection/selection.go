@@ -1,4 +1,7 @@
-package vespatest
+// Package selection parses and evaluates Vespa's document selection language
+// (the subset the emulator knows) and checks test-and-set conditions as a
+// content node does.
+package selection
 
 import (
 	"encoding/json"
@@ -39,8 +42,8 @@ func triOf(b bool) tri {
 	return triFalse
 }
 
-// selection is a parsed document selection.
-type selection struct {
+// Selection is a parsed document selection.
+type Selection struct {
 	root selNode
 	refs []selRef // the document types and fields it names, in order
 }
@@ -72,12 +75,12 @@ func (d *selDoc) field(name string) (json.RawMessage, bool) {
 	return d.fields.Get(name)
 }
 
-// matches evaluates the selection on one document.
-func (s *selection) matches(id docid.ID, fields []byte) (bool, error) {
+// Matches evaluates the selection on one document.
+func (s *Selection) Matches(id docid.ID, fields []byte) (bool, error) {
 	return s.root.eval(&selDoc{id: id, raw: fields}) == triTrue, nil
 }
 
-func parseSelection(text string) (*selection, error) {
+func Parse(text string) (*Selection, error) {
 	toks, err := lexSelection(text)
 	if err != nil {
 		return nil, err
@@ -93,7 +96,7 @@ func parseSelection(text string) (*selection, error) {
 	if n, err = p.boolean(n); err != nil {
 		return nil, err
 	}
-	return &selection{root: n, refs: p.refs}, nil
+	return &Selection{root: n, refs: p.refs}, nil
 }
 
 // ---- lexer ----
@@ -543,7 +546,7 @@ func (p *selParser) value() (valueNode, error) {
 	return fieldNode{docType: t.text, path: path}, nil
 }
 
-// checkCondition checks a test-and-set condition as a content node does
+// CheckCondition checks a test-and-set condition as a content node does
 // before evaluating it (storage/src/vespa/storage/persistence/
 // testandsethelper.cpp): the selection parses with the application's
 // document types (parser.yy: "Document type '%s' not found"), and every field
@@ -551,8 +554,8 @@ func (p *selParser) value() (valueNode, error) {
 // "Condition field '%s' could not be found". Vespa answers either with
 // ILLEGAL_PARAMETERS, which /document/v1 turns into a 500. A nil sch (lenient
 // mode) has every field.
-func checkCondition(cond string, docTypes func(string) bool, sch *schema.Schema) (*selection, error) {
-	sel, err := parseSelection(cond)
+func CheckCondition(cond string, docTypes func(string) bool, sch *schema.Schema) (*Selection, error) {
+	sel, err := Parse(cond)
 	if err != nil {
 		return nil, fmt.Errorf("Failed to parse test and set condition: %w", err)
 	}
