@@ -15,6 +15,7 @@ import (
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 	"github.com/govespa/govespa/vespa/vespatest/internal/selection"
+	"github.com/govespa/govespa/vespa/vespatest/internal/store"
 	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
@@ -287,12 +288,12 @@ func (d *docReq) get(id docid.ID) {
 	if answered, _ := d.injectFault(id, true); answered {
 		return
 	}
-	e, found := d.s.store.get(id)
+	e, found := d.s.store.Get(id)
 	if !found {
 		d.reply(http.StatusNotFound, true, id)
 		return
 	}
-	d.reply(http.StatusOK, true, id, jsonx.Member{Key: "fields", Val: renderFields(sch, e.fields, fs, tf)})
+	d.reply(http.StatusOK, true, id, jsonx.Member{Key: "fields", Val: renderFields(sch, e.Fields, fs, tf)})
 }
 
 func (d *docReq) tensorFormat() (tensor.Format, error) {
@@ -471,7 +472,7 @@ type writeOutcome struct {
 // A nil sel is no condition.
 func (s *Server) applyWrite(id docid.ID, sch *schema.Schema, op Operation, putFields []byte, update jsonx.Object, sel *selection.Selection, create bool) writeOutcome {
 	out := writeOutcome{status: http.StatusOK}
-	err := s.store.mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
+	err := s.store.Mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
 		if sel != nil && !(create && !exists) {
 			if !exists {
 				out = conditionFailed(id, "Document does not exist")
@@ -483,7 +484,7 @@ func (s *Server) applyWrite(id docid.ID, sch *schema.Schema, op Operation, putFi
 				return nil, false, nil //nolint:nilerr // the error is answered through out
 			}
 			if !match {
-				out = conditionFailed(id, fmt.Sprintf("Condition did not match document nodeIndex=0 bucket=%x", 0x2000000000000000|uint64(bucketOf(id)))) //nolint:gosec // G115: a bucket index, 0..4095
+				out = conditionFailed(id, fmt.Sprintf("Condition did not match document nodeIndex=0 bucket=%x", 0x2000000000000000|uint64(store.BucketOf(id)))) //nolint:gosec // G115: a bucket index, 0..4095
 				return nil, false, nil
 			}
 		}

@@ -53,7 +53,7 @@ func (d *docReq) massOperation(spec *visitSpec) {
 				count++ // one store: copying to another cluster leaves it unchanged
 				continue
 			case OpDeleteWhere:
-				_ = d.s.store.mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
+				_ = d.s.store.Mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
 					if ok, _ := spec.sel.Matches(id, cur); !exists || !ok {
 						return nil, false, nil
 					}
@@ -62,7 +62,7 @@ func (d *docReq) massOperation(spec *visitSpec) {
 				count++
 			case OpUpdateWhere:
 				sch, _ := d.app.Schema(id.DocType)
-				_ = d.s.store.mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
+				_ = d.s.store.Mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
 					if ok, _ := spec.sel.Matches(id, cur); !exists || !ok {
 						return nil, false, nil // raced: counted as fine, as in Vespa
 					}

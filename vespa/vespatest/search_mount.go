@@ -16,7 +16,7 @@ func (c corpus) Schemas() []search.Schema { return c.s.app.Load().Schemas }
 
 // Each iterates one consistent snapshot: writers wait while it runs.
 func (c corpus) Each(fn func(search.Document) bool) {
-	c.s.store.each(func(id string, fields []byte) bool {
+	c.s.store.Each(func(id string, fields []byte) bool {
 		return fn(search.Document{ID: id, Type: docTypeOf(id), Fields: json.RawMessage(fields)})
 	})
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
+	"github.com/govespa/govespa/vespa/vespatest/internal/store"
 )
 
 // Server is a running emulator: the container API (document/v1, /search/,
@@ -25,7 +26,7 @@ import (
 type Server struct {
 	cfg      config
 	app      atomic.Pointer[schema.Application]
-	store    *store
+	store    *store.Store
 	faults   *faultSet
 	health   atomic.Pointer[string]
 	sessions atomic.Int64 // last deploy session id
@@ -105,7 +106,7 @@ func Start(opts ...Option) (*Server, error) {
 	if serveAddr != "" {
 		cfg.addr = serveAddr // -vespatest.serve: a person will point a client here
 	}
-	s := &Server{cfg: cfg, store: newStore(), faults: newFaultSet(cfg.seed)}
+	s := &Server{cfg: cfg, store: store.New(), faults: newFaultSet(cfg.seed)}
 	for _, r := range cfg.faults {
 		s.faults.add(r)
 	}
@@ -245,15 +246,15 @@ func (s *Server) Document(id string) (json.RawMessage, bool) {
 	if err != nil {
 		return nil, false
 	}
-	e, ok := s.store.get(d)
+	e, ok := s.store.Get(d)
 	if !ok {
 		return nil, false
 	}
-	return json.RawMessage(e.fields), true
+	return json.RawMessage(e.Fields), true
 }
 
 // DocumentCount returns the number of stored documents (tombstones excluded).
-func (s *Server) DocumentCount() int { return s.store.count() }
+func (s *Server) DocumentCount() int { return s.store.Count() }
 
 // PutDocument stores a document directly, bypassing HTTP and faults, to seed
 // tests. fields is a JSON object validated against the schema as a put is.
@@ -271,7 +272,7 @@ func (s *Server) PutDocument(id string, fields json.RawMessage) error {
 	if err != nil {
 		return fmt.Errorf("vespatest: %w", err)
 	}
-	return s.store.mutate(d, func([]byte, bool) ([]byte, bool, error) { return norm, true, nil })
+	return s.store.Mutate(d, func([]byte, bool) ([]byte, bool, error) { return norm, true, nil })
 }
 
 // activate makes a package the deployed application.

@@ -13,6 +13,7 @@ import (
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 	"github.com/govespa/govespa/vespa/vespatest/internal/selection"
+	"github.com/govespa/govespa/vespa/vespatest/internal/store"
 	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
@@ -129,9 +130,9 @@ func (d *docReq) parseVisit() (*visitSpec, error) {
 		if sliceID < 0 || sliceID >= slices {
 			return nil, badParam("sliceId must be in [0, %d), but was %d", slices, sliceID)
 		}
-		spec.token = visitToken{slices: uint32(min(slices, bucketCount)), sliceID: uint32(sliceID)} //nolint:gosec // G115: validated non-negative; a sliceId past bucketCount visits nothing (below)
-		if sliceID >= bucketCount {
-			spec.token.next = bucketCount
+		spec.token = visitToken{slices: uint32(min(slices, store.BucketCount)), sliceID: uint32(sliceID)} //nolint:gosec // G115: validated non-negative; a sliceId past bucketCount visits nothing (below)
+		if sliceID >= store.BucketCount {
+			spec.token.next = store.BucketCount
 		}
 	}
 	if spec.from, _, err = p.integer("fromTimestamp"); err != nil {
@@ -286,34 +287,34 @@ type visited struct {
 func (s *Server) scan(spec *visitSpec, deadline time.Time, emit func([]visited)) (next visitToken, done bool) {
 	t := spec.token
 	var count int64
-	for b := t.nextBucket(t.next); b < bucketCount; b = t.nextBucket(b + 1) {
+	for b := t.nextBucket(t.next); b < store.BucketCount; b = t.nextBucket(b + 1) {
 		var batch []visited
-		for _, doc := range s.store.readBucket(int(b)) {
-			if spec.from != 0 && doc.modified < spec.from || spec.to != 0 && doc.modified >= spec.to {
+		for _, doc := range s.store.ReadBucket(int(b)) {
+			if spec.from != 0 && doc.Modified < spec.from || spec.to != 0 && doc.Modified >= spec.to {
 				continue
 			}
-			if doc.removed() && !spec.includeRemoves {
+			if doc.Removed() && !spec.includeRemoves {
 				continue
 			}
-			id, err := docid.Parse(doc.id)
+			id, err := docid.Parse(doc.Id)
 			if err != nil {
 				continue
 			}
 			if spec.space != "" && spec.app.IsGlobal(id.DocType) != (spec.space == "global") {
 				continue
 			}
-			fields := doc.fields
-			if doc.removed() {
+			fields := doc.Fields
+			if doc.Removed() {
 				fields = []byte("{}")
 			}
 			if ok, _ := spec.sel.Matches(id, fields); !ok {
 				continue
 			}
-			if doc.removed() {
-				batch = append(batch, visited{id: doc.id, removed: true})
+			if doc.Removed() {
+				batch = append(batch, visited{id: doc.Id, removed: true})
 				continue
 			}
-			batch = append(batch, visited{id: doc.id, fields: doc.fields})
+			batch = append(batch, visited{id: doc.Id, fields: doc.Fields})
 		}
 		count += int64(len(batch))
 		emit(batch)
@@ -322,7 +323,7 @@ func (s *Server) scan(spec *visitSpec, deadline time.Time, emit func([]visited))
 			break
 		}
 	}
-	if t.nextBucket(t.next) >= bucketCount {
+	if t.nextBucket(t.next) >= store.BucketCount {
 		return t, true
 	}
 	return t, false

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"strconv"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/store"
 )
 
 // A continuation token is the position of a visit: the next bucket to read
@@ -45,7 +47,7 @@ func parseVisitToken(s string) (visitToken, error) {
 		sliceID: binary.BigEndian.Uint32(b[8:]),
 		next:    binary.BigEndian.Uint32(b[12:]),
 	}
-	if t.slices == 0 || t.sliceID >= t.slices || t.next > bucketCount {
+	if t.slices == 0 || t.sliceID >= t.slices || t.next > store.BucketCount {
 		return visitToken{}, errBadToken
 	}
 	return t, nil
@@ -54,18 +56,18 @@ func parseVisitToken(s string) (visitToken, error) {
 // nextBucket returns the first bucket at or after from in the slice, or
 // bucketCount when the slice has none left.
 func (t visitToken) nextBucket(from uint32) uint32 {
-	for b := from; b < bucketCount; b++ {
+	for b := from; b < store.BucketCount; b++ {
 		if b%t.slices == t.sliceID {
 			return b
 		}
 	}
-	return bucketCount
+	return store.BucketCount
 }
 
 // percent is the share of the slice's buckets already read.
 func (t visitToken) percent() float64 {
 	total, done := 0, 0
-	for b := t.sliceID; b < bucketCount; b += t.slices {
+	for b := t.sliceID; b < store.BucketCount; b += t.slices {
 		total++
 		if b < t.next {
 			done++

@@ -1,4 +1,6 @@
-package vespatest
+// Package store keeps the emulator's documents: compact JSON in sharded maps,
+// by bucket, with timestamps and tombstones for visiting.
+package store
 
 import (
 	"slices"
@@ -17,41 +19,41 @@ import (
 // bucket is read once under its lock.
 const (
 	bucketBits  = 12
-	bucketCount = 1 << bucketBits
+	BucketCount = 1 << bucketBits
 )
 
 // entry is one stored document or tombstone. fields is never modified after
 // it is stored, so readers may keep it after unlocking.
 type entry struct {
-	fields   []byte // compact JSON object; nil for a tombstone
-	modified int64  // microseconds since the epoch, unique and increasing
+	Fields   []byte // compact JSON object; nil for a tombstone
+	Modified int64  // microseconds since the epoch, unique and increasing
 }
 
-func (e entry) removed() bool { return e.fields == nil }
+func (e entry) Removed() bool { return e.Fields == nil }
 
 type bucket struct {
 	mu   sync.RWMutex
 	docs map[string]entry
 }
 
-type store struct {
+type Store struct {
 	// snapshot is read-locked by every writer and write-locked by readers that
 	// need a view of all buckets at one instant (the /search/ corpus).
 	snapshot sync.RWMutex
-	buckets  [bucketCount]bucket
+	buckets  [BucketCount]bucket
 	live     atomic.Int64
 	clock    atomic.Int64
 }
 
-func newStore() *store {
-	s := &store{}
+func New() *Store {
+	s := &Store{}
 	for i := range s.buckets {
 		s.buckets[i].docs = map[string]entry{}
 	}
 	return s
 }
 
-func bucketOf(id docid.ID) int {
+func BucketOf(id docid.ID) int {
 	h := id.Location()
 	h ^= h >> 31
 	h *= 0x9e3779b97f4a7c15
@@ -60,7 +62,7 @@ func bucketOf(id docid.ID) int {
 }
 
 // now returns a unique, increasing timestamp in microseconds.
-func (s *store) now() int64 {
+func (s *Store) now() int64 {
 	for {
 		last := s.clock.Load()
 		t := max(time.Now().UnixMicro(), last+1)
@@ -70,28 +72,28 @@ func (s *store) now() int64 {
 	}
 }
 
-func (s *store) get(id docid.ID) (entry, bool) {
-	b := &s.buckets[bucketOf(id)]
+func (s *Store) Get(id docid.ID) (entry, bool) {
+	b := &s.buckets[BucketOf(id)]
 	b.mu.RLock()
 	e, ok := b.docs[id.Full]
 	b.mu.RUnlock()
-	if !ok || e.removed() {
+	if !ok || e.Removed() {
 		return entry{}, false
 	}
 	return e, true
 }
 
-// mutate runs fn on the current state of one document under its bucket's
+// Mutate runs fn on the current state of one document under its bucket's
 // lock; fn returns the new fields (nil to remove), and whether to write.
-func (s *store) mutate(id docid.ID, fn func(cur []byte, exists bool) (next []byte, write bool, err error)) error {
+func (s *Store) Mutate(id docid.ID, fn func(cur []byte, exists bool) (next []byte, write bool, err error)) error {
 	s.snapshot.RLock()
 	defer s.snapshot.RUnlock()
-	b := &s.buckets[bucketOf(id)]
+	b := &s.buckets[BucketOf(id)]
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	e, ok := b.docs[id.Full]
-	exists := ok && !e.removed()
-	next, write, err := fn(e.fields, exists)
+	exists := ok && !e.Removed()
+	next, write, err := fn(e.Fields, exists)
 	if err != nil || !write {
 		return err
 	}
@@ -103,24 +105,24 @@ func (s *store) mutate(id docid.ID, fn func(cur []byte, exists bool) (next []byt
 		if exists {
 			s.live.Add(-1)
 		}
-		b.docs[id.Full] = entry{modified: s.now()}
+		b.docs[id.Full] = entry{Modified: s.now()}
 		return nil
 	}
 	if !exists {
 		s.live.Add(1)
 	}
-	b.docs[id.Full] = entry{fields: next, modified: s.now()}
+	b.docs[id.Full] = entry{Fields: next, Modified: s.now()}
 	return nil
 }
 
 // storedDoc is a document read from a bucket.
 type storedDoc struct {
-	id string
+	Id string
 	entry
 }
 
-// readBucket returns the documents and tombstones of bucket i, sorted by ID.
-func (s *store) readBucket(i int) []storedDoc {
+// ReadBucket returns the documents and tombstones of bucket i, sorted by ID.
+func (s *Store) ReadBucket(i int) []storedDoc {
 	b := &s.buckets[i]
 	b.mu.RLock()
 	out := make([]storedDoc, 0, len(b.docs))
@@ -128,25 +130,25 @@ func (s *store) readBucket(i int) []storedDoc {
 		out = append(out, storedDoc{id, e})
 	}
 	b.mu.RUnlock()
-	slices.SortFunc(out, func(a, b storedDoc) int { return strings.Compare(a.id, b.id) })
+	slices.SortFunc(out, func(a, b storedDoc) int { return strings.Compare(a.Id, b.Id) })
 	return out
 }
 
-// each calls fn for every live document while holding every writer off, so
+// Each calls fn for every live document while holding every writer off, so
 // that fn sees one consistent snapshot. fn must not call back into the store.
-func (s *store) each(fn func(id string, fields []byte) bool) {
+func (s *Store) Each(fn func(id string, fields []byte) bool) {
 	s.snapshot.Lock()
 	defer s.snapshot.Unlock()
 	for i := range s.buckets {
 		for id, e := range s.buckets[i].docs {
-			if e.removed() {
+			if e.Removed() {
 				continue
 			}
-			if !fn(id, e.fields) {
+			if !fn(id, e.Fields) {
 				return
 			}
 		}
 	}
 }
 
-func (s *store) count() int { return int(s.live.Load()) }
+func (s *Store) Count() int { return int(s.live.Load()) }
