@@ -27,6 +27,8 @@ import (
 	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/cloud/cloudtest"
+	"github.com/govespa/govespa/vespa/deploy"
 	"github.com/govespa/govespa/vespa/feed"
 	"github.com/govespa/govespa/vespa/models"
 	"github.com/govespa/govespa/vespa/query"
@@ -389,8 +391,8 @@ func secretCloud(ctx context.Context, t *testing.T, sink *secretSink, apiKey []b
 	keyPair *cloud.KeyPair, mtlsSrv, tokenSrv *vespatest.Server, mtlsCertFile, mtlsKeyFile string) {
 	t.Helper()
 	log := sink.logger()
-	srv := vespatest.NewCloudTestServer(t, vespatest.CloudWithAPIKey(apiKey), vespatest.CloudWithAccessToken(accessToken),
-		vespatest.CloudWithLogInterval(time.Millisecond), vespatest.CloudWithEndpointURLs(mtlsSrv.URL(), tokenSrv.URL()))
+	srv := cloudtest.NewTestServer(t, cloudtest.WithAPIKey(apiKey), cloudtest.WithAccessToken(accessToken),
+		cloudtest.WithLogInterval(time.Millisecond), cloudtest.WithEndpointURLs(mtlsSrv.URL(), tokenSrv.URL()))
 	app := cloud.ApplicationID{Tenant: "secret", Application: "app", Instance: "default"}
 	zone := cloud.Zone{Environment: "dev", Region: "aws-us-east-1c"}
 	fast := cloud.WithRetryPolicy(retries.ControlPlane.WithWait(retries.WaitNone()))
@@ -406,7 +408,7 @@ func secretCloud(ctx context.Context, t *testing.T, sink *secretSink, apiKey []b
 	sink.value("cloud client", c)
 	sink.value("key pair", keyPair)
 	sink.value("key pair (a copy)", *keyPair)
-	pkg, err := cloud.NewPackageFS(secretAppFS())
+	pkg, err := deploy.NewPackageFS(secretAppFS())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,7 @@ func (s *suite) testQuery(t *testing.T) {
 	t.Run("YQL builder on an array attribute and a range", func(t *testing.T) { s.testQueryRange(t, qc) })
 	t.Run("userQuery ranked by bm25", func(t *testing.T) { s.testUserQuery(t, qc) })
 	t.Run("nearestNeighbor ranked by closeness", func(t *testing.T) { s.testNearestNeighbor(t, qc) })
+	t.Run("grouping counts and top hits per group", func(t *testing.T) { s.testQueryGrouping(t, qc) })
 }
 
 // search runs req and fails t on an error or a result carrying errors.

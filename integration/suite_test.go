@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa"
-	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/deploy"
 	"github.com/govespa/govespa/vespa/query"
 	"github.com/govespa/govespa/vespa/retries"
 )
@@ -94,21 +94,21 @@ type healthURLer interface {
 }
 
 // testDeploy waits for the config server, deploys testdata/app through
-// cloud.ConfigServer, waits for convergence and health, and then for the
+// deploy.ConfigServer, waits for convergence and health, and then for the
 // container through the data-plane client.
 func (s *suite) testDeploy(t *testing.T) {
-	cs, err := cloud.NewConfigServer(s.tg.ConfigServer(), s.tg.ConfigServerOptions()...)
+	cs, err := deploy.NewConfigServer(s.tg.ConfigServer(), s.tg.ConfigServerOptions()...)
 	if err != nil {
-		t.Fatalf("[%s] cloud.NewConfigServer: %v", s.tg.Name(), err)
+		t.Fatalf("[%s] deploy.NewConfigServer: %v", s.tg.Name(), err)
 	}
 	if err := cs.WaitForHealth(s.ctx, s.tg.ConfigServer()); err != nil {
 		t.Fatalf("[%s] the config server did not come up: %v", s.tg.Name(), err)
 	}
-	pkg, err := cloud.NewPackage(appDir)
+	pkg, err := deploy.NewPackage(appDir)
 	if err != nil {
-		t.Fatalf("cloud.NewPackage(%s): %v", appDir, err)
+		t.Fatalf("deploy.NewPackage(%s): %v", appDir, err)
 	}
-	params := cloud.ConfigDeployParams{ContainerURLs: []string{s.tg.Endpoint()}}
+	params := deploy.Params{ContainerURLs: []string{s.tg.Endpoint()}}
 	if h, ok := s.tg.(healthURLer); ok {
 		params.ContainerURLs = h.deployHealthURLs()
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/govespa/govespa/vespa"
-	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/deploy"
 )
 
 // vespaImage is the one place the Vespa version of the container target is
@@ -162,8 +162,8 @@ func (c *containerTarget) Timeout() time.Duration        { return 20 * time.Minu
 
 // ConfigServerOptions polls every second: a first deploy converges in tens of
 // seconds.
-func (c *containerTarget) ConfigServerOptions() []cloud.Option {
-	return []cloud.Option{cloud.WithPollInterval(time.Second)}
+func (c *containerTarget) ConfigServerOptions() []deploy.Option {
+	return []deploy.Option{deploy.WithPollInterval(time.Second)}
 }
 
 // DumpLogs writes the container's output, then the end of vespa.log, read

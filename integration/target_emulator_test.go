@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa"
-	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/deploy"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -50,8 +50,8 @@ func (e *emulatorTarget) Timeout() time.Duration        { return 10 * time.Minut
 
 // ConfigServerOptions polls quickly: the emulator converges at once, and
 // the default two-second interval would only slow the suite down.
-func (e *emulatorTarget) ConfigServerOptions() []cloud.Option {
-	return []cloud.Option{cloud.WithPollInterval(20 * time.Millisecond)}
+func (e *emulatorTarget) ConfigServerOptions() []deploy.Option {
+	return []deploy.Option{deploy.WithPollInterval(20 * time.Millisecond)}
 }
 
 func (e *emulatorTarget) DumpLogs(_ context.Context, w io.Writer) error {

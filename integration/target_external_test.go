@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa"
-	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/deploy"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -44,7 +44,7 @@ const (
 type externalTarget struct {
 	endpoint, configServer, cluster string
 	clientOpts                      []vespa.Option
-	csOpts                          []cloud.Option
+	csOpts                          []deploy.Option
 	configHTTP                      *http.Client
 	started                         time.Time
 }
@@ -84,7 +84,7 @@ func startExternalTarget(t *testing.T) Target {
 		t.Fatalf("[external] %v", err)
 	}
 	x.configHTTP = hc
-	x.csOpts = []cloud.Option{cloud.WithHTTPClient(hc)}
+	x.csOpts = []deploy.Option{deploy.WithHTTPClient(hc)}
 	return x
 }
 
@@ -117,13 +117,13 @@ func configServerHTTPClient(certFile, keyFile, caFile string) (*http.Client, err
 	return &http.Client{Transport: tr}, nil
 }
 
-func (x *externalTarget) Name() string                        { return "external" }
-func (x *externalTarget) Endpoint() string                    { return x.endpoint }
-func (x *externalTarget) ConfigServer() string                { return x.configServer }
-func (x *externalTarget) Cluster() string                     { return x.cluster }
-func (x *externalTarget) ClientOptions() []vespa.Option       { return x.clientOpts }
-func (x *externalTarget) ConfigServerOptions() []cloud.Option { return x.csOpts }
-func (x *externalTarget) Timeout() time.Duration              { return 15 * time.Minute }
+func (x *externalTarget) Name() string                         { return "external" }
+func (x *externalTarget) Endpoint() string                     { return x.endpoint }
+func (x *externalTarget) ConfigServer() string                 { return x.configServer }
+func (x *externalTarget) Cluster() string                      { return x.cluster }
+func (x *externalTarget) ClientOptions() []vespa.Option        { return x.clientOpts }
+func (x *externalTarget) ConfigServerOptions() []deploy.Option { return x.csOpts }
+func (x *externalTarget) Timeout() time.Duration               { return 15 * time.Minute }
 
 // DumpLogs reads vespa.log since the target was set up through the config
 // server's logs API (.../instance/default/logs, TSV lines).

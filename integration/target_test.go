@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa"
-	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/deploy"
 )
 
 // Target is "a Vespa" the suite runs against: where its container and its
@@ -33,9 +33,9 @@ type Target interface {
 	// ClientOptions are the options a vespa.Client needs to reach Endpoint
 	// (credentials, TLS).
 	ClientOptions() []vespa.Option
-	// ConfigServerOptions are the options of the cloud.ConfigServer client
+	// ConfigServerOptions are the options of the deploy.ConfigServer client
 	// (poll interval, HTTP client).
-	ConfigServerOptions() []cloud.Option
+	ConfigServerOptions() []deploy.Option
 	// Timeout bounds the whole suite on this target, deploy included.
 	Timeout() time.Duration
 	// DumpLogs writes what the target logged (Vespa's vespa.log, the

@@ -122,10 +122,13 @@ func parseEndpoint(endpoint string) (*url.URL, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil {
 		// Neither the endpoint nor url.Parse's error (which repeats it) is
-		// shown: it may hold a password.
+		// shown as it is: it may hold a password.
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err
+		}
+		if strings.Contains(endpoint, "@") {
+			err = errors.New("it does not parse as a URL")
 		}
 		return nil, fmt.Errorf("vespa: invalid endpoint %s: %w", redactEndpoint(endpoint), err)
 	}
@@ -148,23 +151,11 @@ func parseEndpoint(endpoint string) (*url.URL, error) {
 	return u, nil
 }
 
-// redactEndpoint returns an endpoint that does not parse without what may
-// be user information: everything between "//" and the last '@' before the
-// path.
+// redactEndpoint returns an endpoint that does not parse, quoted, without
+// what may be user information: everything up to its last '@'.
 func redactEndpoint(s string) string {
-	rest := s
-	if i := strings.Index(s, "//"); i >= 0 {
-		rest = s[i+2:]
-		if j := strings.IndexAny(rest, "/?#"); j >= 0 {
-			rest = rest[:j]
-		}
-		if k := strings.LastIndexByte(rest, '@'); k >= 0 {
-			return strconv.Quote(s[:i+2] + "[REDACTED]" + s[i+2+k:])
-		}
-		return strconv.Quote(s)
-	}
-	if strings.Contains(s, "@") {
-		return "(not shown: it may hold a password)"
+	if i := strings.LastIndexByte(s, '@'); i >= 0 {
+		return strconv.Quote("[REDACTED]" + s[i:])
 	}
 	return strconv.Quote(s)
 }

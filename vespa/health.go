@@ -59,19 +59,25 @@ const HealthTimeout = 10 * time.Second
 const readyPoll = 500 * time.Millisecond
 
 // WaitUntilReady calls [Client.Health] every half second until it succeeds
-// or ctx ends; then it returns ctx's error joined with the last health error.
-// Give ctx a deadline.
+// or ctx ends; then it returns ctx's error joined with the last health error
+// that ctx's end did not cause (a check cut short by the deadline says only
+// "context deadline exceeded", which would hide the real cause, such as an
+// x509 error, of the checks before it). Give ctx a deadline.
 func (c *Client) WaitUntilReady(ctx context.Context) error {
 	t := time.NewTicker(readyPoll)
 	defer t.Stop()
+	var last error
 	for {
 		err := c.Health(ctx)
 		if err == nil {
 			return nil
 		}
+		if ctx.Err() == nil || last == nil {
+			last = err
+		}
 		select {
 		case <-ctx.Done():
-			return errors.Join(context.Cause(ctx), err)
+			return errors.Join(context.Cause(ctx), last)
 		case <-t.C:
 		}
 	}

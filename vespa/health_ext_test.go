@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -90,6 +91,24 @@ func TestClient_WaitUntilReady(t *testing.T) {
 			}
 			if n := calls.Load(); n != 21 {
 				t.Errorf("%d health checks in 10s, want 21", n)
+			}
+		})
+	})
+	t.Run("keeps the last real cause when the deadline cuts a check", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			var calls atomic.Int32
+			c := newTestClient(t, "http://localhost:8080", vespa.WithBaseTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				if calls.Add(1) == 1 {
+					return nil, errors.New("x509: certificate signed by unknown authority")
+				}
+				<-r.Context().Done() // the next check hangs until the deadline cuts it
+				return nil, r.Context().Err()
+			})))
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			err := c.WaitUntilReady(ctx)
+			if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "x509") {
+				t.Errorf("err = %v, want the deadline and the x509 cause", err)
 			}
 		})
 	})

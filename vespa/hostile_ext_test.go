@@ -450,3 +450,35 @@ func TestHealth_HostileAnswers(t *testing.T) {
 		})
 	}
 }
+
+func TestClient_ClientCertificateGoesNowhereElse(t *testing.T) {
+	pki := newTestPKI(t)
+	other := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Error("a request with the client certificate reached another origin")
+	}))
+	defer other.Close()
+	c := newTestClient(t, "https://127.0.0.1:1", vespa.WithCertificate(pki.client), vespa.WithInsecureSkipVerify())
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, other.URL+"/", nil)
+	resp, err := c.HTTPClient().Do(req)
+	if err == nil {
+		resp.Body.Close()
+		t.Fatal("a request to another origin went through a client with a client certificate")
+	}
+}
+
+func TestVisit_DeadlineInRetryWaitKeepsTheCause(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			resp := jsonResponse(429, `{"pathId":"/document/v1/ns/music/docid/","message":"overloaded"}`)
+			resp.Header.Set("Retry-After", "30")
+			return resp, nil
+		})
+		c := newTestClient(t, "http://localhost:8080", vespa.WithBaseTransport(rt))
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		_, err := c.RemoveWhere(ctx, vespa.SelectionRequest{Selection: "true", DocType: "music", Namespace: "ns", Cluster: "c"})
+		if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, vespa.ErrTooManyRequests) {
+			t.Fatalf("got %v, want it to match both DeadlineExceeded and ErrTooManyRequests", err)
+		}
+	})
+}

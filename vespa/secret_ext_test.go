@@ -80,3 +80,23 @@ func TestNewClient_ErrorsNeverShowPasswords(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNewClient_NoPasswordInErrors checks that no endpoint with user
+// information gives an error that shows its password, however the rest of
+// the endpoint is malformed.
+func FuzzNewClient_NoPasswordInErrors(f *testing.F) {
+	for _, s := range [][2]string{{"http://", "host"}, {"ftp://", "host:x"}, {"", "host"}, {"http://", "[::1"},
+		{"http://a b", "host/?q"}, {"https://", "h\x7f"}, {"http:", "@h/#f"}} {
+		f.Add(s[0], s[1])
+	}
+	const password = "Pw0rdQz7"
+	f.Fuzz(func(t *testing.T, before, after string) {
+		if strings.Contains(before+after, password) {
+			return
+		}
+		endpoint := before + "user:" + password + "@" + after
+		if _, err := vespa.NewClient(endpoint); err != nil && strings.Contains(err.Error(), password) {
+			t.Fatalf("NewClient(%q): %v", endpoint, err)
+		}
+	})
+}

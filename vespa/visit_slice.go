@@ -133,9 +133,16 @@ func (c *Client) pageOnce(ctx context.Context, op, method, path, query string, b
 // becomes an *Error, which retries.Visit retries when its status is 400 or
 // more.
 func (c *Client) fetchVisitPage(ctx context.Context, op, method, path, query string, body []byte, timeout time.Duration, outer retries.Policy) (*visitPage, error) {
-	return retries.Run(ctx, outer, func(ctx context.Context) (*visitPage, error) {
-		p, err := retries.Run(ctx, c.policy, func(ctx context.Context) (*visitPage, error) {
+	// wire.Run keeps the cause: when ctx ends while either policy waits,
+	// the error matches ctx's error and the last page's status.
+	return wire.Run(ctx, outer, func(ctx context.Context) (*visitPage, error) {
+		p, err := wire.Run(ctx, c.policy, func(ctx context.Context) (*visitPage, error) {
 			return c.pageOnce(ctx, op, method, path, query, body, timeout)
+		}, func(p *visitPage, err error) error {
+			if err != nil || p == nil {
+				return err
+			}
+			return ErrorFromResult(&p.Result, op)
 		})
 		if err != nil {
 			return nil, err
@@ -144,7 +151,7 @@ func (c *Client) fetchVisitPage(ctx context.Context, op, method, path, query str
 			return p, err
 		}
 		return p, nil
-	})
+	}, nil)
 }
 
 // query returns the query string of a page request of slice sliceID that

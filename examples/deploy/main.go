@@ -17,9 +17,15 @@
 //	go run ./examples/deploy -tenant T -application A [-instance I] \
 //		-zone dev.aws-us-east-1c -api-key-file ~/.vespa/T.api-key.pem my-app
 //
+// Without -api-key-file the API key is found as Vespa's CLI finds it:
+// $VESPA_CLI_API_KEY, $VESPA_CLI_API_KEY_FILE, then
+// $VESPA_CLI_HOME/<tenant>.api-key.pem (~/.vespa by default).
+//
+// -timeout bounds the whole command and, self-hosted, is also sent as the
+// config server's own timeout for preparing and activating the package.
 // -endpoint overrides the control-plane URL (for example to target
-// vespatest's CloudServer). The exit status is 1 when the deployment fails,
-// 2 for usage errors.
+// cloudtest's Server). The exit status is 1 when the deployment fails, 2 for
+// usage errors.
 package main
 
 import (
@@ -33,6 +39,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/deploy"
 )
 
 func main() {
@@ -62,13 +69,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.application, "application", "", "Vespa Cloud application")
 	fs.StringVar(&o.instance, "instance", "default", "Vespa Cloud instance")
 	fs.StringVar(&o.zone, "zone", cloud.DefaultDevZone.String(), "Vespa Cloud dev or perf zone")
-	fs.StringVar(&o.apiKeyFile, "api-key-file", "", "Vespa Cloud API key (PEM); default $VESPA_CLI_API_KEY_FILE")
-	fs.StringVar(&o.endpoint, "endpoint", cloud.DefaultEndpoint, "Vespa Cloud control-plane URL")
+	fs.StringVar(&o.apiKeyFile, "api-key-file", "", "Vespa Cloud API key (PEM); default: as Vespa's CLI finds it ($VESPA_CLI_API_KEY, $VESPA_CLI_API_KEY_FILE, $VESPA_CLI_HOME/<tenant>.api-key.pem)")
+	fs.StringVar(&o.endpoint, "endpoint", "", "Vespa Cloud control-plane URL (default "+cloud.DefaultEndpoint+", or the system of $VESPA_CLI_CLOUD_SYSTEM)")
 	fs.StringVar(&o.vespaVersion, "vespa-version", "", "pin the Vespa version (Vespa Cloud only)")
-	fs.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long")
+	fs.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long; self-hosted, also the config server's timeout for the deployment")
 	fs.DurationVar(&o.poll, "poll", cloud.DefaultPollInterval, "how often to poll while waiting")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage:\n  deploy -config-server URL [flags] DIR\n  deploy -tenant T -application A [-instance I] [-zone Z] -api-key-file F [flags] DIR\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage:\n  deploy -config-server URL [flags] DIR\n  deploy -tenant T -application A [-instance I] [-zone Z] [-api-key-file F] [flags] DIR\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -82,8 +89,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	o.dir = fs.Arg(0)
-	if o.apiKeyFile == "" {
-		o.apiKeyFile = os.Getenv("VESPA_CLI_API_KEY_FILE")
+	if o.timeout <= 0 {
+		fmt.Fprintln(stderr, "deploy: -timeout must be positive")
+		return 2
 	}
 	if (o.configServer == "") == (o.tenant == "" && o.application == "") {
 		fmt.Fprintln(stderr, "deploy: give either -config-server or -tenant and -application")
@@ -96,7 +104,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
 
-	pkg, err := cloud.NewPackage(o.dir)
+	pkg, err := deploy.NewPackage(o.dir)
 	if err != nil {
 		fmt.Fprintln(stderr, "deploy:", err)
 		return 1
@@ -114,12 +122,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // deploySelfHosted deploys pkg to a config server and waits for it.
-func deploySelfHosted(ctx context.Context, o options, pkg *cloud.Package, stdout io.Writer) error {
-	cs, err := cloud.NewConfigServer(o.configServer, cloud.WithPollInterval(o.poll))
+func deploySelfHosted(ctx context.Context, o options, pkg *deploy.Package, stdout io.Writer) error {
+	cs, err := deploy.NewConfigServer(o.configServer, deploy.WithPollInterval(o.poll))
 	if err != nil {
 		return err
 	}
-	s, err := cs.DeployAndWait(ctx, pkg, cloud.ConfigDeployParams{ContainerURLs: o.containerURLs})
+	// Params.Timeout is left zero: the time left on ctx (-timeout) is sent as
+	// the config server's own timeout, so it gives up when this command does.
+	s, err := cs.DeployAndWait(ctx, pkg, deploy.Params{ContainerURLs: o.containerURLs})
 	if s != nil {
 		for _, l := range s.Log {
 			fmt.Fprintf(stdout, "%-7s %s\n", l.Level, l.Message)
@@ -133,16 +143,20 @@ func deploySelfHosted(ctx context.Context, o options, pkg *cloud.Package, stdout
 }
 
 // deployCloud deploys pkg to a Vespa Cloud zone and streams the run's log.
-func deployCloud(ctx context.Context, o options, pkg *cloud.Package, stdout io.Writer) error {
+func deployCloud(ctx context.Context, o options, pkg *deploy.Package, stdout io.Writer) error {
 	zone, err := cloud.ParseZone(o.zone)
 	if err != nil {
 		return err
 	}
-	if o.apiKeyFile == "" {
-		return errors.New("-api-key-file is required for Vespa Cloud")
+	auth := cloud.FromEnvironment() // the API key where Vespa's CLI finds it
+	if o.apiKeyFile != "" {
+		auth = cloud.WithAPIKeyFile(o.apiKeyFile)
 	}
-	c, err := cloud.NewClient(cloud.ApplicationID{Tenant: o.tenant, Application: o.application, Instance: o.instance},
-		cloud.WithEndpoint(o.endpoint), cloud.WithAPIKeyFile(o.apiKeyFile), cloud.WithPollInterval(o.poll))
+	opts := []cloud.Option{auth, cloud.WithPollInterval(o.poll)}
+	if o.endpoint != "" {
+		opts = append(opts, cloud.WithEndpoint(o.endpoint))
+	}
+	c, err := cloud.NewClient(cloud.ApplicationID{Tenant: o.tenant, Application: o.application, Instance: o.instance}, opts...)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/cloud/cloudtest"
+	"github.com/govespa/govespa/vespa/deploy"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -23,7 +25,7 @@ func appDir(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cloud.WriteClientCertificate(dir, kp.CertificatePEM); err != nil {
+	if err := deploy.WriteClientCertificate(dir, kp.CertificatePEM); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -53,8 +55,8 @@ func TestRun_Cloud(t *testing.T) {
 	} {
 		t.Run(c.status, func(t *testing.T) {
 			key, kf := keyFile(t)
-			srv := vespatest.NewCloudTestServer(t, vespatest.CloudWithAPIKey(key), vespatest.CloudWithLogInterval(time.Millisecond),
-				vespatest.CloudWithRunStatus(c.status))
+			srv := cloudtest.NewTestServer(t, cloudtest.WithAPIKey(key), cloudtest.WithLogInterval(time.Millisecond),
+				cloudtest.WithRunStatus(c.status))
 			var out, errOut bytes.Buffer
 			code := run([]string{"-tenant", "t", "-application", "a", "-zone", "dev.aws-us-east-1c", "-api-key-file", kf,
 				"-endpoint", srv.URL(), "-poll", "5ms", appDir(t)}, &out, &errOut)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/govespa/govespa/internal/credflags"
 	"github.com/govespa/govespa/vespa"
-	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/deploy"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -74,27 +74,27 @@ func startEmulator(ctx context.Context, o options) (*target, string, error) {
 		return t, "music schema declared in Go (no application package found)", nil
 	}
 	start := time.Now()
-	if err := deploy(ctx, srv.ConfigServerURL(), app); err != nil { //nolint:contextcheck // the config server lives until srv.Close, like srv
+	if err := deployApp(ctx, srv.ConfigServerURL(), app); err != nil { //nolint:contextcheck // the config server lives until srv.Close, like srv
 		t.close()
 		return nil, "", err
 	}
 	return t, fmt.Sprintf("%s deployed through the config server in %v", rel(app), time.Since(start).Round(time.Millisecond)), nil
 }
 
-// deploy deploys the application package in dir to the config server at url
+// deployApp deploys the application package in dir to the config server at url
 // and waits until it serves.
-func deploy(ctx context.Context, url, dir string) error {
-	pkg, err := cloud.NewPackage(dir)
+func deployApp(ctx context.Context, url, dir string) error {
+	pkg, err := deploy.NewPackage(dir)
 	if err != nil {
 		return err
 	}
-	cs, err := cloud.NewConfigServer(url, cloud.WithPollInterval(20*time.Millisecond))
+	cs, err := deploy.NewConfigServer(url, deploy.WithPollInterval(20*time.Millisecond))
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	_, err = cs.DeployAndWait(ctx, pkg, cloud.ConfigDeployParams{})
+	_, err = cs.DeployAndWait(ctx, pkg, deploy.Params{})
 	return err
 }
 

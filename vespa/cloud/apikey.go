@@ -136,7 +136,7 @@ func newSigner(keyID string, pemKey []byte, now func() time.Time) (*signer, erro
 }
 
 // sign sets the five signature headers on req, whose body hashes to
-// contentHash (see [hashBody]). Called once per attempt, so every attempt
+// contentHash (see ctlplane.HashBody). Called once per attempt, so every attempt
 // carries a fresh timestamp.
 func (s *signer) sign(req *http.Request, contentHash string) error {
 	ts := s.now().UTC().Format(time.RFC3339)
@@ -152,28 +152,4 @@ func (s *signer) sign(req *http.Request, contentHash string) error {
 	req.Header.Set("X-Key", s.pubB64)
 	req.Header.Set("X-Authorization", base64.StdEncoding.EncodeToString(sig))
 	return nil
-}
-
-// hashBody returns the standard base64 of the SHA-256 of what write writes,
-// and its length.
-func hashBody(write func(io.Writer) error) (string, int64, error) {
-	h := sha256.New()
-	cw := &countingWriter{w: h}
-	if write != nil {
-		if err := write(cw); err != nil {
-			return "", 0, err
-		}
-	}
-	return base64.StdEncoding.EncodeToString(h.Sum(nil)), cw.n, nil
-}
-
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(b []byte) (int, error) {
-	n, err := c.w.Write(b)
-	c.n += int64(n)
-	return n, err
 }

@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"time"
+
+	"github.com/govespa/govespa/vespa/internal/ctlplane"
 )
 
 // Client scripts one application instance in Vespa Cloud through its
@@ -13,18 +16,23 @@ import (
 // create data-plane tokens. Create it with [NewClient]; it is safe for
 // concurrent use.
 //
-// Every call runs under the retry policy (retries.ControlPlane by default:
-// errors and 5xx are retried, final 4xx such as 401/403 are not). With an API
-// key, each attempt is signed again with a fresh timestamp and content hash.
+// Reads and status polls run under the retry policy (retries.ControlPlane by
+// default: errors and 5xx are retried, final 4xx such as 401/403 are not);
+// uploads (Deploy, Submit, CreateToken) are sent exactly once
+// (retries.Upload). With an API key, each attempt is signed again with a
+// fresh timestamp and content hash.
 type Client struct {
-	app  ApplicationID
-	base *url.URL
-	t    *transport
-	poll time.Duration
+	app    ApplicationID
+	base   *url.URL
+	t      *ctlplane.Transport
+	auth   string  // the authentication, described without its secret
+	signer *signer // nil without an API key
+	poll   time.Duration
 }
 
 // NewClient returns a client for app. Authentication is required: exactly one
-// of [WithAPIKey], [WithAPIKeyFile] or [WithAccessToken]. Other options:
+// of [WithAPIKey], [WithAPIKeyFile], [WithAccessToken] or [FromEnvironment]
+// (the API key where Vespa's CLI finds it). Other options:
 // [WithEndpoint], [WithHTTPClient], [WithRetryPolicy], [WithLogger],
 // [WithPollInterval], [WithClock], [WithUserAgent].
 func NewClient(app ApplicationID, opts ...Option) (*Client, error) {
@@ -32,31 +40,36 @@ func NewClient(app ApplicationID, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	app = app.withDefaults()
-	c, err := newConfig(opts)
+	c, err := newConfig(app, opts)
 	if err != nil {
 		return nil, err
 	}
 	switch {
 	case c.auths == 0:
-		return nil, errors.New("cloud: no authentication: use WithAPIKey, WithAPIKeyFile or WithAccessToken")
+		return nil, errors.New("cloud: no authentication: use WithAPIKey, WithAPIKeyFile, WithAccessToken or FromEnvironment")
 	case c.auths > 1:
-		return nil, errors.New("cloud: more than one of WithAPIKey, WithAPIKeyFile and WithAccessToken")
-	case c.containerClient != nil:
-		return nil, errors.New("cloud: WithContainerHTTPClient is a ConfigServer option")
+		return nil, errors.New("cloud: more than one of WithAPIKey, WithAPIKeyFile, WithAccessToken and FromEnvironment")
 	}
 	base := c.endpoint
 	if base == nil {
+		base = c.envEndpoint
+	}
+	if base == nil {
 		base, _ = url.Parse(DefaultEndpoint)
 	}
-	t := &transport{hc: c.httpClient, policy: c.policy, token: c.accessToken, userAgent: c.userAgent, logger: c.logger}
+	t := ctlplane.NewTransport("cloud", c.httpClient, c.policy, c.userAgent, c.logger)
+	t.Token = c.accessToken
+	auth := "access token " + redacted
+	var sg *signer
 	if c.apiKey != nil {
 		s, err := newSigner(app.SerializedForm(), c.apiKey, c.now)
 		if err != nil {
 			return nil, err
 		}
-		t.signer = s
+		t.Sign, sg = s.sign, s
+		auth = "API key " + strconv.Quote(s.keyID) + " " + redacted
 	}
-	return &Client{app: app, base: base, t: t, poll: c.poll}, nil
+	return &Client{app: app, base: base, t: t, auth: auth, signer: sg, poll: c.poll}, nil
 }
 
 // Application returns the application instance the client scripts.

@@ -29,7 +29,7 @@ const certificateValidity = 3650 * 24 * time.Hour
 
 // KeyPair is a data-plane private key and its self-signed certificate, both
 // PEM. Put the certificate in the application package
-// ([Package.WithClientCertificate]) and present both to the data plane.
+// ([deploy.Package.WithClientCertificate]) and present both to the data plane.
 type KeyPair struct {
 	// CertificatePEM is the certificate ("CERTIFICATE").
 	CertificatePEM []byte

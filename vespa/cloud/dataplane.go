@@ -13,7 +13,8 @@ import (
 
 // DataPlaneOptions choose the endpoint and the credentials of
 // [Client.DataPlaneClient]. The zero value uses mTLS with the key pair that
-// Vespa's CLI keeps in [CredentialsDir].
+// Vespa's CLI keeps in [CredentialsDir]; [DataPlaneFromEnvironment] fills
+// them from the CLI's variables too (VESPA_CLI_DATA_PLANE_TOKEN, ...).
 type DataPlaneOptions struct {
 	// Cluster is the container cluster; "" means the deployment's only one.
 	Cluster string

@@ -10,14 +10,18 @@ import (
 	"io"
 	"mime/multipart"
 	"net/textproto"
+
+	"github.com/govespa/govespa/vespa/deploy"
+	"github.com/govespa/govespa/vespa/internal/ctlplane"
 )
 
 // DeployOptions are the optional parameters of [Client.Deploy]; the zero
 // value deploys on the latest Vespa version.
 type DeployOptions struct {
 	// VespaVersion pins the Vespa version, such as "8.400.12"; "" means the
-	// latest. With a version the package is sent as multipart form data
-	// (parts applicationZip and deployOptions), without as a plain zip.
+	// latest. The package is sent as multipart form data, as Vespa's CLI and
+	// Java client send it: part applicationZip, and with a version part
+	// deployOptions ({"vespaVersion": ...}).
 	VespaVersion string
 	// SkipCertificateCheck deploys a package without security/clients.pem.
 	// Vespa's CLI refuses such packages, since their mTLS endpoints accept no
@@ -40,34 +44,46 @@ type Run struct {
 // Deploy starts a deployment of pkg to a dev or perf zone with POST
 // .../instance/I/deploy/<job> and returns the run; follow it with
 // [Client.FollowRun]. The package must hold security/clients.pem unless
-// opts.SkipCertificateCheck is set.
-func (c *Client) Deploy(ctx context.Context, zone Zone, pkg *Package, opts DeployOptions) (*Run, error) {
+// opts.SkipCertificateCheck is set, and must hold no symbolic link that
+// resolves outside it (deploy.ErrUnsafeLink): both are checked before
+// anything is sent.
+//
+// The upload is sent once, never retried (retries.Upload), as Vespa's CLI
+// and Java client send it: a second attempt after a lost reply would start a
+// second run. When the request went out but no reply came, the error matches
+// [ErrOutcomeUnknown] and says to list the zone's runs (the job's run list,
+// or `vespa status deployment -t cloud`) before deploying again.
+func (c *Client) Deploy(ctx context.Context, zone Zone, pkg *deploy.Package, opts DeployOptions) (*Run, error) {
 	if err := checkManualZone("deploy", zone); err != nil {
 		return nil, err
 	}
 	if pkg == nil {
 		return nil, errors.New("cloud: deploy: nil package")
 	}
-	if !opts.SkipCertificateCheck && !pkg.HasClientCertificate() {
-		return nil, fmt.Errorf("cloud: deploy: the application package has no %s: add one with Package.WithClientCertificate (see GenerateKeyPair)", ClientCertificatePath)
+	if _, err := pkg.Files(); err != nil { // unsafe links, unreadable files: before anything is sent
+		return nil, err
 	}
-	cl := call{op: "deploy", method: "POST", url: c.instanceURL("deploy", zone.Job())}
-	if opts.VespaVersion == "" {
-		cl.contentType, cl.write = "application/zip", pkg.WriteZip
-	} else {
+	if !opts.SkipCertificateCheck && !pkg.HasClientCertificate() {
+		return nil, fmt.Errorf("cloud: deploy: the application package has no %s: add one with Package.WithClientCertificate (see GenerateKeyPair)", deploy.ClientCertificatePath)
+	}
+	cl := ctlplane.Call{Op: "deploy", Method: "POST", URL: c.instanceURL("deploy", zone.Job()),
+		Check: fmt.Sprintf("list the runs of %s (GET %s, or `vespa status deployment -t cloud`) before deploying again", zone.Job(), c.instanceURL("job", zone.Job()).Path)}
+	// As Vespa's CLI and Java client send it: multipart form data, the zip
+	// in applicationZip, and deployOptions when a version is pinned.
+	form, err := newForm()
+	if err != nil {
+		return nil, fmt.Errorf("cloud: deploy: %w", err)
+	}
+	form.file("applicationZip", "application.zip", pkg)
+	if opts.VespaVersion != "" {
 		deployOptions, err := json.Marshal(map[string]string{"vespaVersion": opts.VespaVersion})
 		if err != nil {
 			return nil, fmt.Errorf("cloud: deploy: %w", err)
 		}
-		form, err := newForm()
-		if err != nil {
-			return nil, fmt.Errorf("cloud: deploy: %w", err)
-		}
-		form.file("applicationZip", "application.zip", pkg)
 		form.field("deployOptions", deployOptions)
-		cl.contentType, cl.write = form.contentType(), form.write
 	}
-	r, err := c.t.do(ctx, cl)
+	cl.ContentType, cl.Write = form.contentType(), form.write
+	r, err := c.t.Upload(ctx, cl)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +91,7 @@ func (c *Client) Deploy(ctx context.Context, zone Zone, pkg *Package, opts Deplo
 		Message string `json:"message"`
 		Run     int64  `json:"run"`
 	}
-	if err := json.Unmarshal(r.body, &reply); err != nil {
+	if err := json.Unmarshal(r.Body, &reply); err != nil {
 		return nil, fmt.Errorf("cloud: deploy: decoding reply: %w", err)
 	}
 	if reply.Run <= 0 {
@@ -94,8 +110,8 @@ type form struct {
 
 type formPart struct {
 	name, filename string
-	data           []byte   // a field, or
-	pkg            *Package // a zipped package
+	data           []byte          // a field, or
+	pkg            *deploy.Package // a zipped package
 }
 
 func newForm() (*form, error) {
@@ -110,7 +126,7 @@ func (f *form) field(name string, data []byte) {
 	f.parts = append(f.parts, formPart{name: name, data: data})
 }
 
-func (f *form) file(name, filename string, pkg *Package) {
+func (f *form) file(name, filename string, pkg *deploy.Package) {
 	f.parts = append(f.parts, formPart{name: name, filename: filename, pkg: pkg})
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/govespa/govespa/vespa/internal/ctlplane"
 )
 
 // Endpoint is a data-plane endpoint of a deployment.
@@ -52,11 +54,11 @@ func (c *Client) Endpoints(ctx context.Context, zone Zone, filter EndpointFilter
 	if err := zone.validate(); err != nil {
 		return nil, fmt.Errorf("cloud: endpoints: %w", err)
 	}
-	r, err := c.t.do(ctx, call{op: "endpoints", method: "GET", url: c.deploymentURL(zone)})
+	r, err := c.t.Do(ctx, ctlplane.Call{Op: "endpoints", Method: "GET", URL: c.deploymentURL(zone)})
 	if err != nil {
 		return nil, err
 	}
-	return decodeEndpoints(r.body, filter)
+	return decodeEndpoints(r.Body, filter)
 }
 
 func decodeEndpoints(body []byte, filter EndpointFilter) ([]Endpoint, error) {
@@ -85,14 +87,14 @@ func (c *Client) Delete(ctx context.Context, zone Zone) (string, error) {
 	if err := checkManualZone("delete", zone); err != nil {
 		return "", err
 	}
-	r, err := c.t.do(ctx, call{op: "delete", method: "DELETE", url: c.deploymentURL(zone)})
+	r, err := c.t.Do(ctx, ctlplane.Call{Op: "delete", Method: "DELETE", URL: c.deploymentURL(zone)})
 	if err != nil {
 		return "", err
 	}
 	var reply struct {
 		Message string `json:"message"`
 	}
-	if err := json.Unmarshal(r.body, &reply); err != nil {
+	if err := json.Unmarshal(r.Body, &reply); err != nil {
 		return "", fmt.Errorf("cloud: delete: decoding reply: %w", err)
 	}
 	return reply.Message, nil

@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa/cloud"
-	"github.com/govespa/govespa/vespa/vespatest"
+	"github.com/govespa/govespa/vespa/cloud/cloudtest"
+	"github.com/govespa/govespa/vespa/deploy"
 )
 
 // This example deploys to an emulated Vespa Cloud and follows the run's log.
@@ -17,9 +18,9 @@ func ExampleClient_FollowRun() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	srv := vespatest.NewCloudServer(
-		vespatest.CloudWithAPIKey(key),                   // the key registered with the tenant
-		vespatest.CloudWithLogInterval(time.Millisecond)) // a fast run
+	srv := cloudtest.NewServer(
+		cloudtest.WithAPIKey(key),                   // the key registered with the tenant
+		cloudtest.WithLogInterval(time.Millisecond)) // a fast run
 	defer srv.Close()
 
 	c, err := cloud.NewClient(cloud.ApplicationID{Tenant: "scoober", Application: "albums"},
@@ -29,7 +30,7 @@ func ExampleClient_FollowRun() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	pkg, err := cloud.NewPackageFS(fstest.MapFS{"services.xml": {Data: []byte("<services version='1.0'/>")}})
+	pkg, err := deploy.NewPackageFS(fstest.MapFS{"services.xml": {Data: []byte("<services version='1.0'/>")}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -62,36 +63,6 @@ func ExampleClient_FollowRun() {
 	// run 1 success
 }
 
-// This example lists what an application package zip holds: version-control
-// and editor files are left out.
-func ExamplePackage_Files() {
-	pkg, err := cloud.NewPackageFS(fstest.MapFS{
-		"services.xml":      {Data: []byte("<services/>")},
-		"schemas/music.sd":  {Data: []byte("schema music {}")},
-		"schemas/music.sd~": {Data: []byte("backup")},
-		".git/HEAD":         {Data: []byte("ref: refs/heads/main")},
-		".DS_Store":         {Data: []byte{0}},
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	files, err := pkg.Files()
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(files)
-	// Output:
-	// [schemas/music.sd services.xml]
-}
-
-// This example shows the error of a package without services.xml.
-func ExampleNewPackageFS_missingServicesXML() {
-	_, err := cloud.NewPackageFS(fstest.MapFS{"schemas/music.sd": {}})
-	fmt.Println(err)
-	// Output:
-	// cloud: application package has no services.xml at its root (fs)
-}
-
 // This example parses a zone and names its deployment job.
 func ExampleParseZone() {
 	z, err := cloud.ParseZone("perf.aws-us-east-1c")
@@ -102,35 +73,4 @@ func ExampleParseZone() {
 	fmt.Println(z.Job(), prod.Job())
 	// Output:
 	// perf-aws-us-east-1c production-aws-us-east-1c
-}
-
-// This example deploys an application package to a self-hosted config
-// server (here vespatest's) and waits until the new config is in use and
-// the container is up.
-func ExampleConfigServer_DeployAndWait() {
-	srv := vespatest.NewServer() // a container with a config server
-	defer srv.Close()
-
-	cs, err := cloud.NewConfigServer(srv.ConfigServerURL(), // normally http://localhost:19071
-		cloud.WithPollInterval(10*time.Millisecond)) // poll often: the emulator is fast
-	if err != nil {
-		log.Fatal(err)
-	}
-	pkg, err := cloud.NewPackage("../../integration/testdata/app")
-	if err != nil {
-		log.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	s, err := cs.DeployAndWait(ctx, pkg, cloud.ConfigDeployParams{
-		ContainerURLs: []string{srv.URL()}, // the URL this process reaches (with Docker: the mapped port)
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(s.Message)
-	fmt.Println("activated:", s.Activated)
-	// Output:
-	// Session 2 for tenant 'default' prepared and activated.
-	// activated: true
 }

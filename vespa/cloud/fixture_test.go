@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/govespa/govespa/vespa/deploy"
 )
 
 // fixtureDir holds the real Vespa exchanges shared by the project.
@@ -79,9 +81,9 @@ func fixtureClient(t *testing.T, app ApplicationID, url string) *Client {
 	return c
 }
 
-func testPackage(t *testing.T) *Package {
+func testPackage(t *testing.T) *deploy.Package {
 	t.Helper()
-	p, err := NewPackageFS(fstest.MapFS{"services.xml": {Data: []byte("<services/>")}})
+	p, err := deploy.NewPackageFS(fstest.MapFS{"services.xml": {Data: []byte("<services/>")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,6 +110,10 @@ func TestFixtures_Cloud(t *testing.T) {
 			t.Fatalf("Deploy = %+v, %v", run, err)
 		}
 		checkRequest(t, f, &got)
+		// The fixture's request is multipart, with part applicationZip.
+		if ct := got.Header.Get("Content-Type"); !strings.HasPrefix(ct, "multipart/form-data; boundary=") {
+			t.Errorf("Content-Type %q, want the fixture's multipart/form-data", ct)
+		}
 	})
 
 	t.Run("run log paging", func(t *testing.T) {
@@ -199,59 +205,6 @@ func TestFixtures_Cloud(t *testing.T) {
 		var e *Error
 		if !errors.As(err, &e) || e.Code != "BAD_REQUEST" || e.Message != "Value of X-Content-Hash header does not match computed content hash" {
 			t.Errorf("Submit = %v", err)
-		}
-	})
-}
-
-func TestFixtures_Deploy(t *testing.T) {
-	fx := loadFixtures(t, "deploy.json")
-	for _, c := range []struct {
-		name      string
-		id        int64
-		wantErr   error
-		code, msg string
-	}{
-		{name: "prepareandactivate-multipart-200", id: 2},
-		{name: "prepareandactivate-activation-failed-200", id: 3, wantErr: ErrNotActivated, msg: "activation failed: host still booting"},
-		{name: "prepareandactivate-bad-zip-400", wantErr: ErrBadRequest, code: "BAD_REQUEST", msg: "services.xml does not exist"},
-		{name: "prepareandactivate-lb-not-ready-409", wantErr: ErrConflict, code: "LOAD_BALANCER_NOT_READY", msg: "Unable to create load balancer"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			f := fx[c.name]
-			var got http.Request
-			cs, err := NewConfigServer(replay(t, f, &got).URL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := cs.Deploy(t.Context(), testPackage(t), ConfigDeployParams{})
-			if got.Method != http.MethodPost || got.URL.Path != "/application/v2/tenant/default/prepareandactivate" || got.Header.Get("Content-Type") != "application/zip" {
-				t.Errorf("sent %s %s %s", got.Method, got.URL.Path, got.Header.Get("Content-Type"))
-			}
-			if c.wantErr == nil {
-				if err != nil || s.ID != c.id || !s.Activated || s.Actions.Restart == nil {
-					t.Errorf("Deploy = %+v, %v", s, err)
-				}
-				return
-			}
-			if !errors.Is(err, c.wantErr) || !strings.Contains(err.Error(), c.msg) {
-				t.Errorf("Deploy error %v, want %v containing %q", err, c.wantErr, c.msg)
-			}
-			var e *Error
-			if c.code != "" && (!errors.As(err, &e) || e.Code != c.code) {
-				t.Errorf("error code of %v, want %s", err, c.code)
-			}
-			if c.id != 0 && (s == nil || s.ID != c.id || s.Activated) {
-				t.Errorf("session %+v", s)
-			}
-		})
-	}
-	t.Run("session-id is a string", func(t *testing.T) {
-		s, err := decodeSession(fx["session-create-200"].body())
-		if err != nil || s.ID != 2 {
-			t.Errorf("decodeSession = %+v, %v", s, err)
-		}
-		if _, err := decodeSession([]byte(`{"session-id":3}`)); err == nil {
-			t.Error("a numeric session-id decoded")
 		}
 	})
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/govespa/govespa/vespa/internal/ctlplane"
 )
 
 func FuzzDecodeRunDetails(f *testing.F) {
@@ -27,28 +29,6 @@ func FuzzDecodeRunDetails(f *testing.F) {
 			if d.Log[i].At.Before(d.Log[i-1].At) {
 				t.Fatalf("log out of order at %d", i)
 			}
-		}
-	})
-}
-
-func FuzzDecodeSession(f *testing.F) {
-	f.Add([]byte(`{"session-id":"3","activated":false,"message":"m","log":[{"time":1,"level":"WARNING","message":"w"}]}`))
-	f.Add([]byte(`{"session-id":"x"}`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if s, err := decodeSession(b); err == nil && s == nil {
-			t.Fatal("nil session without error")
-		}
-	})
-}
-
-func FuzzNewError(f *testing.F) {
-	f.Add(400, []byte(`{"error-code":"BAD_REQUEST","message":"m"}`))
-	f.Add(403, []byte(`{"code":403,"message":"Access denied"}`))
-	f.Add(502, []byte(`<html>bad gateway</html>`))
-	f.Fuzz(func(t *testing.T, status int, b []byte) {
-		e := newError("op", "GET", "/p", status, b)
-		if e.StatusCode() != status || e.Error() == "" || len(e.Message) > maxErrorBody+len("…") {
-			t.Fatalf("error %+v", e)
 		}
 	})
 }
@@ -81,7 +61,7 @@ func TestSigner_MessageAndHeaders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hash, n, err := hashBody(nil)
+	hash, n, err := ctlplane.HashBody(nil)
 	if err != nil || hash != EmptyContentHash || n != 0 {
 		t.Fatalf("empty body hash %q %d %v", hash, n, err)
 	}

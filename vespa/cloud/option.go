@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/internal/ctlplane"
 	"github.com/govespa/govespa/vespa/retries"
 )
 
@@ -17,26 +18,26 @@ import (
 // system).
 const DefaultEndpoint = "https://api-ctl.vespa-cloud.com:4443"
 
-// DefaultPollInterval is how often waits poll: a run's log, a build's status,
-// a config server's convergence, a container's health.
+// DefaultPollInterval is how often waits poll: a run's log, a build's status.
 const DefaultPollInterval = 2 * time.Second
 
 // DefaultWaitTimeout bounds every wait whose context has no deadline.
 const DefaultWaitTimeout = 30 * time.Minute
 
-// Option configures a [Client] or a [ConfigServer]. Options are sealed: only
-// this package implements them. An invalid option makes the constructor
-// return an error naming it.
+// Option configures a [Client]. Options are sealed: only this package
+// implements them, so an option of another constructor (such as a
+// deploy.Option) does not compile here. A nil or invalid option makes
+// [NewClient] return an error naming it.
 type Option interface {
 	apply(*config) error
 }
 
 // WithEndpoint sets the URL of the control-plane API of a [Client]; the
 // default is [DefaultEndpoint]. Use it to reach another system or an
-// emulator. Not accepted by [NewConfigServer], whose URL is its argument.
+// emulator (such as cloudtest's Server).
 func WithEndpoint(endpoint string) Option {
 	return option{name: "WithEndpoint", fn: func(c *config) error {
-		u, err := parseBaseURL(endpoint)
+		u, err := ctlplane.ParseBaseURL(endpoint)
 		if err != nil {
 			return fmt.Errorf("WithEndpoint: %w", err)
 		}
@@ -60,7 +61,8 @@ func WithAPIKey(pemKey []byte) Option {
 }
 
 // WithAPIKeyFile is [WithAPIKey] with the key read from a file, such as
-// ~/.vespa/<tenant>.api-key.pem.
+// ~/.vespa/<tenant>.api-key.pem ([FromEnvironment] finds that file, and
+// Vespa's CLI's variables, by itself).
 func WithAPIKeyFile(path string) Option {
 	return option{name: "WithAPIKeyFile", fn: func(c *config) error {
 		b, err := os.ReadFile(path)
@@ -103,26 +105,10 @@ func WithHTTPClient(hc *http.Client) Option {
 	}}
 }
 
-// WithContainerHTTPClient sets the HTTP client with which a [ConfigServer]
-// polls containers' health ([ConfigServer.WaitForHealth], and so
-// [ConfigServer.DeployAndWait]): the client that reaches the data plane,
-// when it needs a token or a client certificate the config server does not,
-// such as the HTTPClient of a *vespa.Client made with vespa.WithToken or
-// vespa.WithCertificateFiles. The default is the config server's own client
-// (see [WithHTTPClient]). Like that one it must not retry. Not accepted by
-// [NewClient].
-func WithContainerHTTPClient(hc *http.Client) Option {
-	return option{name: "WithContainerHTTPClient", fn: func(c *config) error {
-		if hc == nil {
-			return errors.New("WithContainerHTTPClient: nil client")
-		}
-		c.containerClient = hc
-		return nil
-	}}
-}
-
-// WithRetryPolicy sets the retry policy of every call; the default is
-// retries.ControlPlane (errors and 5xx retried, final 4xx not, 3 attempts).
+// WithRetryPolicy sets the retry policy of reads and status polls; the
+// default is retries.ControlPlane (errors and 5xx retried, final 4xx not, 3
+// attempts). Uploads ([Client.Deploy], [Client.Submit], [Client.CreateToken])
+// are sent once whatever it says (retries.Upload).
 func WithRetryPolicy(p retries.Policy) Option {
 	return option{name: "WithRetryPolicy", fn: func(c *config) error {
 		if err := p.Err(); err != nil {
@@ -200,26 +186,33 @@ type config struct {
 	accessToken string
 	auths       int
 	httpClient  *http.Client
-	// containerClient reaches containers' health; nil means httpClient.
-	containerClient *http.Client
-	policy          retries.Policy
-	logger          *slog.Logger
-	poll            time.Duration
-	now             func() time.Time
-	userAgent       string
+	policy      retries.Policy
+	logger      *slog.Logger
+	poll        time.Duration
+	now         func() time.Time
+	userAgent   string
+	// app is the client's application, for options that depend on it.
+	app ApplicationID
+	// env looks up the environment, for FromEnvironment; os.LookupEnv.
+	env func(string) (string, bool)
+	// envEndpoint is the endpoint of $VESPA_CLI_CLOUD_SYSTEM, used when
+	// WithEndpoint is not given.
+	envEndpoint *url.URL
 }
 
-func newConfig(opts []Option) (*config, error) {
+func newConfig(app ApplicationID, opts []Option) (*config, error) {
 	c := &config{
 		policy:    retries.ControlPlane,
 		logger:    slog.New(slog.DiscardHandler),
 		poll:      DefaultPollInterval,
 		now:       time.Now,
 		userAgent: vespa.UserAgent,
+		app:       app,
+		env:       os.LookupEnv,
 	}
-	for _, o := range opts {
+	for i, o := range opts {
 		if o == nil {
-			continue
+			return nil, fmt.Errorf("cloud: option %d is nil", i)
 		}
 		if err := o.apply(c); err != nil {
 			return nil, fmt.Errorf("cloud: %w", err)
@@ -229,23 +222,4 @@ func newConfig(opts []Option) (*config, error) {
 		c.httpClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
 	return c, nil
-}
-
-// parseBaseURL parses an http(s) base URL and drops a trailing slash.
-func parseBaseURL(s string) (*url.URL, error) {
-	u, err := url.Parse(s)
-	if err != nil {
-		return nil, fmt.Errorf("invalid URL %q: %w", s, err)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("invalid URL %q: want http(s)://host[:port]", s)
-	}
-	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("invalid URL %q: want no user, query or fragment", s)
-	}
-	for len(u.Path) > 0 && u.Path[len(u.Path)-1] == '/' {
-		u.Path = u.Path[:len(u.Path)-1]
-	}
-	u.RawPath = ""
-	return u, nil
 }

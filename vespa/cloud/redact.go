@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+
+	"github.com/govespa/govespa/vespa/internal/ctlplane"
 )
 
 // redacted stands for a secret in the text form of a value.
@@ -17,14 +19,7 @@ const redacted = "[redacted]"
 // with it, so that no verb reaches its fields: without that, %#v would print
 // them through reflection, %x would hex-encode a []byte key, and a verb the
 // type's String does not serve (%d on a struct) would print it whole.
-func formatSafe(f fmt.State, verb rune, s string) {
-	if verb == 'v' {
-		// %#v of a string would add quotes; the text form is already Go-like.
-		fmt.Fprint(f, s)
-		return
-	}
-	fmt.Fprintf(f, fmt.FormatString(f, verb), s)
-}
+func formatSafe(f fmt.State, verb rune, s string) { ctlplane.FormatSafe(f, verb, s) }
 
 // secretText is the text form of a secret field: redacted when set, "" when
 // not (an empty secret is worth seeing, and gives nothing away).
@@ -97,7 +92,7 @@ func (c Client) String() string {
 	if c.base != nil {
 		base = c.base.String()
 	}
-	return fmt.Sprintf("cloud.Client{Application:%s, URL:%s, Auth:%s}", c.app, base, c.t.auth())
+	return fmt.Sprintf("cloud.Client{Application:%s, URL:%s, Auth:%s}", c.app, base, c.auth)
 }
 
 // Format prints [Client.String] for every verb (%v, %+v, %#v, %s, %q,
@@ -106,42 +101,6 @@ func (c Client) Format(f fmt.State, verb rune) { formatSafe(f, verb, c.String())
 
 // LogValue logs [Client.String].
 func (c Client) LogValue() slog.Value { return slog.StringValue(c.String()) }
-
-// String describes the config-server client: its URL.
-func (c ConfigServer) String() string {
-	base := "<nil>"
-	if c.base != nil {
-		base = c.base.String()
-	}
-	return fmt.Sprintf("cloud.ConfigServer{URL:%s}", base)
-}
-
-// Format prints [ConfigServer.String] for every verb (%v, %+v, %#v, %s, %q,
-// %x...): its transport's internals are of no use to a reader.
-func (c ConfigServer) Format(f fmt.State, verb rune) { formatSafe(f, verb, c.String()) }
-
-// LogValue logs [ConfigServer.String].
-func (c ConfigServer) LogValue() slog.Value { return slog.StringValue(c.String()) }
-
-// auth names the transport's authentication, without its secret. A nil
-// transport has none.
-func (t *transport) auth() string {
-	switch {
-	case t == nil:
-		return "none"
-	case t.signer != nil:
-		return "API key " + strconv.Quote(t.signer.keyID) + " " + redacted
-	case t.token != "":
-		return "access token " + redacted
-	}
-	return "none"
-}
-
-// String describes the transport without its credentials.
-func (t transport) String() string { return "cloud.transport{Auth:" + t.auth() + "}" }
-
-// Format prints [transport.String] for every verb.
-func (t transport) Format(f fmt.State, verb rune) { formatSafe(f, verb, t.String()) }
 
 // String describes the signer without its key.
 func (s signer) String() string {

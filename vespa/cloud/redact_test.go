@@ -16,8 +16,8 @@ import (
 
 	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/cloud/cloudtest"
 	"github.com/govespa/govespa/vespa/retries"
-	"github.com/govespa/govespa/vespa/vespatest"
 )
 
 // redactApp is the application the redaction tests script.
@@ -99,11 +99,7 @@ func TestFormat_NoSecret(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := NewConfigServer("http://localhost:19071")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := newConfig([]Option{WithAPIKey(s.apiKey), WithAccessToken(s.accessToken)})
+	cfg, err := newConfig(redactApp, []Option{WithAPIKey(s.apiKey), WithAccessToken(s.accessToken)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,12 +115,10 @@ func TestFormat_NoSecret(t *testing.T) {
 		{"Client (API key)", *keyClient, true},
 		{"*Client (access token)", tokenClient, true},
 		{"Client (access token)", *tokenClient, true},
-		{"*ConfigServer", cs, false},
-		{"ConfigServer", *cs, false},
 		{"*transport", keyClient.t, true},
 		{"transport", *tokenClient.t, true},
-		{"*signer", keyClient.t.signer, true},
-		{"signer", *keyClient.t.signer, true},
+		{"*signer", keyClient.signer, true},
+		{"signer", *keyClient.signer, true},
 		{"*config", cfg, true},
 		{"config", *cfg, true},
 		{"Option WithAPIKey", WithAPIKey(s.apiKey), false},
@@ -158,7 +152,6 @@ func TestFormat_NoSecret(t *testing.T) {
 		tokenClient:    `cloud.Client{Application:scoober.albums.default, URL:https://api-ctl.vespa-cloud.com:4443, Auth:access token [redacted]}`,
 		tok:            `cloud.Token{ID:"ci", Value:[redacted], Fingerprint:"ab:cd", Expiration:2030-01-02T03:04:05Z}`,
 		Token{ID: "x"}: `cloud.Token{ID:"x", Value:"", Fingerprint:"", Expiration:none}`,
-		cs:             `cloud.ConfigServer{URL:http://localhost:19071}`,
 	} {
 		if got := fmt.Sprint(v); got != want {
 			t.Errorf("got  %s\nwant %s", got, want)
@@ -236,8 +229,8 @@ func (w *wireRecorder) credentials() []string {
 func TestLogsAndErrors_NoSecret(t *testing.T) {
 	s := newRedactSecrets(t)
 	log, logBuf := redactLog()
-	srv := vespatest.NewCloudTestServer(t, vespatest.CloudWithAPIKey(s.apiKey),
-		vespatest.CloudWithAccessToken(s.accessToken), vespatest.CloudWithLogInterval(time.Millisecond))
+	srv := cloudtest.NewTestServer(t, cloudtest.WithAPIKey(s.apiKey),
+		cloudtest.WithAccessToken(s.accessToken), cloudtest.WithLogInterval(time.Millisecond))
 	wire := &wireRecorder{next: srv.Client().Transport}
 	hc := &http.Client{Transport: wire}
 	fast := WithRetryPolicy(retries.ControlPlane.WithWait(retries.WaitNone()))
@@ -293,8 +286,6 @@ func TestLogsAndErrors_NoSecret(t *testing.T) {
 	_, err = NewClient(redactApp, WithAPIKey(s.apiKey), WithAccessToken(s.accessToken))
 	errs = append(errs, err)
 	_, err = ParseAPIKey(bytes.Replace(s.apiKey, []byte("EC PRIVATE"), []byte("RSA PRIVATE"), 2))
-	errs = append(errs, err)
-	_, err = NewConfigServer("http://localhost:19071", WithAccessToken(s.accessToken))
 	errs = append(errs, err)
 
 	var out strings.Builder

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/govespa/govespa/vespa/internal/ctlplane"
 )
 
 // RunStatus is the status of a deployment run, as the controller names it.
@@ -75,11 +77,11 @@ func (c *Client) RunDetails(ctx context.Context, zone Zone, run, after int64) (*
 	}
 	u := c.instanceURL("job", zone.Job(), "run", strconv.FormatInt(run, 10))
 	u.RawQuery = "after=" + strconv.FormatInt(after, 10)
-	r, err := c.t.do(ctx, call{op: "run status", method: "GET", url: u})
+	r, err := c.t.Do(ctx, ctlplane.Call{Op: "run status", Method: "GET", URL: u})
 	if err != nil {
 		return nil, err
 	}
-	return decodeRunDetails(r.body)
+	return decodeRunDetails(r.Body)
 }
 
 // decodeRunDetails decodes a run reply, keeping the order of the log's steps.
@@ -207,7 +209,7 @@ func (c *Client) FollowRun(ctx context.Context, run *Run, fn func(LogEntry)) (*R
 		problems = map[string][]string{} // warning and error messages by step
 		last     *RunDetails
 	)
-	err := poll(ctx, fmt.Sprintf("run %d of %s", run.ID, run.Zone.Job()), c.poll, func(ctx context.Context) (bool, error) {
+	err := ctlplane.Poll(ctx, "cloud", fmt.Sprintf("run %d of %s", run.ID, run.Zone.Job()), c.poll, DefaultWaitTimeout, func(ctx context.Context) (bool, error) {
 		d, err := c.RunDetails(ctx, run.Zone, run.ID, after)
 		if err != nil {
 			return false, err

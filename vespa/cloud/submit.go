@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/govespa/govespa/vespa/deploy"
+	"github.com/govespa/govespa/vespa/internal/ctlplane"
 )
 
 // SubmitOptions describe a production submission; every field is optional.
@@ -39,10 +42,20 @@ type Submission struct {
 // /application/v4/tenant/T/application/A/submit, as multipart form data with
 // the parts submitOptions (JSON), applicationZip and, when testPkg is not nil,
 // applicationTestZip. Give ctx a generous deadline: Vespa's CLI allows 40
-// minutes.
-func (c *Client) Submit(ctx context.Context, pkg, testPkg *Package, opts SubmitOptions) (*Submission, error) {
+// minutes. The submission is sent once, never retried (retries.Upload): a
+// lost reply is an error matching [ErrOutcomeUnknown], since a second
+// attempt could make a second build.
+func (c *Client) Submit(ctx context.Context, pkg, testPkg *deploy.Package, opts SubmitOptions) (*Submission, error) {
 	if pkg == nil {
 		return nil, errors.New("cloud: submit: nil package")
+	}
+	for _, p := range []*deploy.Package{pkg, testPkg} {
+		if p == nil {
+			continue
+		}
+		if _, err := p.Files(); err != nil { // unsafe links: before anything is sent
+			return nil, err
+		}
 	}
 	options, err := json.Marshal(opts)
 	if err != nil {
@@ -57,13 +70,14 @@ func (c *Client) Submit(ctx context.Context, pkg, testPkg *Package, opts SubmitO
 	if testPkg != nil {
 		form.file("applicationTestZip", "application-test.zip", testPkg)
 	}
-	r, err := c.t.do(ctx, call{op: "submit", method: "POST", url: c.applicationURL("submit"),
-		contentType: form.contentType(), write: form.write})
+	r, err := c.t.Upload(ctx, ctlplane.Call{Op: "submit", Method: "POST", URL: c.applicationURL("submit"),
+		ContentType: form.contentType(), Write: form.write,
+		Check: "look for a new build in the application's deployment view in the console before submitting again"})
 	if err != nil {
 		return nil, err
 	}
 	var s Submission
-	if err := json.Unmarshal(r.body, &s); err != nil {
+	if err := json.Unmarshal(r.Body, &s); err != nil {
 		return nil, fmt.Errorf("cloud: submit: decoding reply: %w", err)
 	}
 	return &s, nil
@@ -104,12 +118,12 @@ type BuildStatus struct {
 // BuildStatus returns the status of a production build, from GET
 // /application/v4/tenant/T/application/A/build-status/<build>.
 func (c *Client) BuildStatus(ctx context.Context, build int64) (*BuildStatus, error) {
-	r, err := c.t.do(ctx, call{op: "build status", method: "GET", url: c.applicationURL("build-status", strconv.FormatInt(build, 10))})
+	r, err := c.t.Do(ctx, ctlplane.Call{Op: "build status", Method: "GET", URL: c.applicationURL("build-status", strconv.FormatInt(build, 10))})
 	if err != nil {
 		return nil, err
 	}
 	var s BuildStatus
-	if err := json.Unmarshal(r.body, &s); err != nil {
+	if err := json.Unmarshal(r.Body, &s); err != nil {
 		return nil, fmt.Errorf("cloud: build status: decoding reply: %w", err)
 	}
 	return &s, nil
@@ -157,7 +171,7 @@ func failedRunStatus(s string) bool {
 func (c *Client) WaitForBuild(ctx context.Context, build int64, fn func(*BuildStatus)) (*BuildStatus, error) {
 	var last *BuildStatus
 	var failure error
-	err := poll(ctx, fmt.Sprintf("build %d", build), c.poll, func(ctx context.Context) (bool, error) {
+	err := ctlplane.Poll(ctx, "cloud", fmt.Sprintf("build %d", build), c.poll, DefaultWaitTimeout, func(ctx context.Context) (bool, error) {
 		s, err := c.BuildStatus(ctx, build)
 		if err != nil {
 			return false, err

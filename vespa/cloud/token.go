@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/govespa/govespa/vespa/internal/ctlplane"
 )
 
 // Token is a data-plane access token. Send Value as "Authorization: Bearer
@@ -25,7 +27,8 @@ type Token struct {
 // client's tenant with POST /application/v4/tenant/T/token/<tokenID>, valid
 // for ttl (0: the controller's default). The path and the reply's shape
 // ({"id","token","fingerprint","expiration"}) follow the console's API; they
-// are not part of Vespa's open-source clients.
+// are not part of Vespa's open-source clients. The request is sent once
+// (retries.Upload): a lost reply is an error matching [ErrOutcomeUnknown].
 func (c *Client) CreateToken(ctx context.Context, tokenID string, ttl time.Duration) (*Token, error) {
 	if !validName(tokenID) {
 		return nil, fmt.Errorf("cloud: create token: invalid token id %q", tokenID)
@@ -34,7 +37,8 @@ func (c *Client) CreateToken(ctx context.Context, tokenID string, ttl time.Durat
 	if ttl > 0 {
 		u.RawQuery = "expiration=" + ttl.Round(time.Second).String()
 	}
-	r, err := c.t.do(ctx, call{op: "create token", method: "POST", url: u})
+	r, err := c.t.Upload(ctx, ctlplane.Call{Op: "create token", Method: "POST", URL: u,
+		Check: "list the tenant's tokens in the console; a version made then is not shown again: expire it and create another"})
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +48,7 @@ func (c *Client) CreateToken(ctx context.Context, tokenID string, ttl time.Durat
 		Fingerprint string `json:"fingerprint"`
 		Expiration  string `json:"expiration"`
 	}
-	if err := json.Unmarshal(r.body, &reply); err != nil {
+	if err := json.Unmarshal(r.Body, &reply); err != nil {
 		return nil, fmt.Errorf("cloud: create token: decoding reply: %w", err)
 	}
 	t := &Token{ID: reply.ID, Value: reply.Token, Fingerprint: reply.Fingerprint}

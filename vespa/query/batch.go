@@ -98,16 +98,20 @@ func (c *Client) SearchBatch(ctx context.Context, reqs []*Request, cfg BatchConf
 func (c *Client) SearchEach(ctx context.Context, reqs []*Request, cfg BatchConfig) iter.Seq[Response] {
 	return func(yield func(Response) bool) {
 		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
 		lim := cfg.limiter()
 		results := make(chan Response)
 		go c.dispatch(ctx, reqs, lim, results)
+		// However the loop ends (done, break, or a panic in its body that
+		// the caller recovers), the queries in flight are cancelled and
+		// results is drained until dispatch closes it, so the dispatcher
+		// and every worker have ended when SearchEach returns.
+		defer func() {
+			cancel()
+			for range results {
+			}
+		}()
 		for r := range results {
 			if !yield(r) {
-				cancel()
-				for range results {
-					// Drain until every worker has ended.
-				}
 				return
 			}
 		}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/govespa/govespa/vespa"
+	"go.uber.org/goleak"
 )
 
 func TestLimiter_NeverMoreInFlightThanTheLimit(t *testing.T) {
@@ -259,5 +260,34 @@ func TestSearchBatch_CancelledContext(t *testing.T) {
 	}
 	if bs.calls.Load() != 0 {
 		t.Errorf("%d queries reached the server", bs.calls.Load())
+	}
+}
+
+func TestSearchEach_PanicInLoopBodyCleansUp(t *testing.T) {
+	qc, _ := newBatchClient(t)
+	var reqs []*Request
+	for i := range 20 {
+		reqs = append(reqs, &Request{YQL: "n=" + strconv.Itoa(i)})
+	}
+	// Goroutines of the test server and of idle keep-alive connections are
+	// not the batch's; everything else that outlives the loop is a leak.
+	opts := []goleak.Option{
+		goleak.IgnoreCurrent(),
+		goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
+		goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"),
+		goleak.IgnoreAnyFunction("net/http.(*conn).serve"),
+	}
+	recovered := func() (v any) {
+		defer func() { v = recover() }()
+		for range qc.SearchEach(context.Background(), reqs, BatchConfig{InitialConcurrency: 8}) {
+			panic("loop body failed")
+		}
+		return nil
+	}()
+	if recovered != "loop body failed" {
+		t.Fatalf("recovered %v", recovered)
+	}
+	if err := goleak.Find(opts...); err != nil {
+		t.Fatalf("SearchEach left goroutines behind after a panic in its loop body: %v", err)
 	}
 }

@@ -175,7 +175,7 @@ func (c *Client) Search(ctx context.Context, req *Request) (*Result, error) {
 		}
 	}
 	a, err := wire.Run(ctx, c.policy, func(ctx context.Context) (*attempt, error) {
-		resp, err := c.x.Do(ctx, &wire.Request{Op: "query", Path: c.path, Method: method, URL: target,
+		resp, err := c.x.Send(ctx, &wire.Request{Op: "query", Path: c.path, Method: method, URL: target,
 			Header: header, Body: body, Limit: c.limit})
 		if err != nil {
 			var we *vespa.Error

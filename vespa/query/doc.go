@@ -20,9 +20,14 @@
 // # YQL
 //
 // [Select] starts a [Builder]; conditions ([Contains], [And], [Range],
-// [NearestNeighbor], [UserInput], ...) render every value as an escaped YQL
-// literal and validate every field name, so user input cannot change the
-// statement. Grouping is given as raw expression text with
+// [NearestNeighbor], [UserInput], [WeightedSet], [Wand], [GeoLocation],
+// [Fuzzy], ...) render every value as an escaped YQL literal and validate
+// every name against Vespa's grammar, so user input cannot change the
+// statement. The rendering keeps the tree's meaning by construction: an
+// [And] or [Or] of one condition is that condition, and every nested and/or
+// chain is parenthesised, so however many conditions a user's choices make,
+// and binds as the tree says. Grouping is built with package grouping and
+// [Builder.GroupingOf], or given as raw expression text with
 // [Builder.Grouping]. Values that should not be part of the statement at all
 // travel as parameters: [Param] in the statement, the value in
 // [Request.Params].
@@ -32,10 +37,12 @@
 // A [Request] holds the parameters of one query; zero fields are not sent.
 // It is POSTed as JSON by default, or sent as a GET. [Client.Search] runs it
 // under [retries.Query]: only a failed transport is retried; every HTTP
-// answer is a result. A 2xx answer gives a [Result]: hits with raw fields
-// (decode with [Hit.Decode] or [DecodeHits]), grouping output
-// ([Result.Groups], [Hit.List], [Hit.Aggregate]), coverage, errors, timing
-// and trace. A 200 result may carry errors next to its hits; [Result.Err]
+// answer is a result. Parameters are encoded as Vespa reads them, the same
+// for GET and POST (see [Request.Params]). A 2xx answer gives a [Result]:
+// hits with raw fields (decode with [Hits], which keeps each hit's ID,
+// relevance, source and match-features, or [Hit.Decode] and [DecodeHits]),
+// grouping output ([Result.Groups], [Hit.List], [Hit.Aggregate],
+// [GroupHits]), coverage, errors, timing and trace. A 200 result may carry errors next to its hits; [Result.Err]
 // returns them as an error.
 //
 // # Errors

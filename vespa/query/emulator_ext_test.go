@@ -131,3 +131,32 @@ func TestEmulator_UserInputParam(t *testing.T) {
 		t.Errorf("%d hits", len(r.Hits))
 	}
 }
+
+// A rank feature given as an object under ranking.features.* reaches Vespa
+// as a tensor, the same way for GET and POST (it used to be sent as a raw
+// object in POST bodies, which Vespa flattens into bogus names).
+func TestEmulator_RankFeatureObjectGetAndPost(t *testing.T) {
+	qc := newEmulator(t)
+	yql, err := query.Select().From("music").Where(query.NearestNeighbor("embedding", "q", 1)).YQL()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		params map[string]any
+	}{
+		{"flat name", map[string]any{"ranking.features.query(q)": map[string]any{"values": []float64{0, 1}}}},
+		{"nested", map[string]any{"ranking": map[string]any{"features": map[string]any{"query(q)": map[string]any{"values": []float64{0, 1}}}}}},
+		{"rankfeature", map[string]any{"rankfeature.query(q)": json.RawMessage(`{"values":[0,1]}`)}},
+	} {
+		for _, get := range []bool{false, true} {
+			r, err := qc.Search(context.Background(), &query.Request{YQL: yql, Params: tc.params, GET: get})
+			if err != nil {
+				t.Fatalf("%s (GET %v): %v", tc.name, get, err)
+			}
+			if len(r.Hits) != 1 || r.Hits[0].ID != "id:ns:music::b" {
+				t.Errorf("%s (GET %v): hits %+v, want the song nearest [0, 1]", tc.name, get, r.Hits)
+			}
+		}
+	}
+}

@@ -189,6 +189,7 @@ func (h *Hit) Decode(v any) error {
 
 // DecodeHits decodes the fields of every hit of r into a T (see
 // [Hit.Decode]), in order. It stops at the first hit that does not decode.
+// Use [Hits] to keep each hit's ID, relevance, source and match-features.
 func DecodeHits[T any](r *Result) ([]T, error) {
 	if r == nil {
 		return nil, nil

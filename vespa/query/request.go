@@ -1,6 +1,7 @@
 package query
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,10 +61,15 @@ type Request struct {
 	TraceLevel int
 	// Params are any other request parameters, by their full or dotted
 	// names ("ranking.matching.numThreadsPerSearch", "model.restrict",
-	// "userinput" for a userInput(@userinput)). A nested map[string]any is
-	// flattened into dotted names, except under input.*, select.where and
-	// select.grouping, where Vespa keeps objects as JSON. Strings, booleans
-	// and numbers are sent as their text; other values as JSON.
+	// "userinput" for a userInput(@userinput)). They are encoded as Vespa
+	// reads them, the same for GET and POST: a value that is a JSON object
+	// (a map, a struct, a json.RawMessage "{...}") is flattened into dotted
+	// names ({"ranking": {"profile": "p"}} is ranking.profile=p), except
+	// under input.* and at select.where and select.grouping, where Vespa
+	// keeps objects as JSON; an object given as a rank feature value
+	// (ranking.features.query(q), rankfeature.query(q)) is a tensor and is
+	// sent as its JSON text. Strings are sent as they are, every other value
+	// as its JSON text. A name given twice (flat and nested) is an error.
 	Params map[string]any
 	// GET sends the request as a GET with URL parameters instead of a POST
 	// with a JSON body (the default). GET requests are limited by URL length.
@@ -78,24 +84,71 @@ type Request struct {
 // errEmptyRequest is returned for a nil request.
 var errEmptyRequest = errors.New("query: nil request")
 
-// rawPrefix reports whether Vespa keeps an object under this dotted name as
-// raw JSON rather than flattening it.
-func rawPrefix(name string) bool {
-	return strings.HasPrefix(name, "input.") || name == "select.where" || name == "select.grouping" ||
-		strings.HasPrefix(name, "ranking.features.") || strings.HasPrefix(name, "rankfeature.")
+// keepsObjects reports whether Vespa keeps a JSON object under this dotted
+// name as raw JSON text rather than flattening it into dotted names: only
+// under input.* and at select.where and select.grouping (Json2SingleLevelMap
+// in container-search's search handler). Everywhere else a POSTed object
+// {"ranking":{"profile":"p"}} is read as ranking.profile=p.
+func keepsObjects(name string) bool {
+	return strings.HasPrefix(name, "input.") || name == "select.where" || name == "select.grouping"
 }
 
-// flatten adds the leaves of v under name to out.
+// isFeatureValue reports whether name is a rank feature value set through
+// ranking.features.<feature> or rankfeature.<feature>, such as
+// ranking.features.query(q). An object there is a tensor: flattening it
+// would make bogus names (ranking.features.query(q).a), so it is sent as its
+// JSON text, in a POST as in a GET, which Vespa parses as the tensor.
+func isFeatureValue(name string) bool {
+	return (strings.HasPrefix(name, "ranking.features.") || strings.HasPrefix(name, "rankfeature.")) &&
+		strings.HasSuffix(name, ")")
+}
+
+// flatten adds the leaves of v under name to out, as Vespa reads a POST
+// body: objects become dotted names except where [keepsObjects] says
+// otherwise; arrays and scalars are leaves. Any Go value that encodes as a
+// JSON object (a map, a struct, a json.RawMessage "{...}") is an object.
 func flatten(out map[string]any, name string, v any) error {
-	m, ok := v.(map[string]any)
-	if !ok || rawPrefix(name) {
-		if v == nil {
-			return fmt.Errorf("query: parameter %q is nil", name)
+	if v == nil {
+		return fmt.Errorf("query: parameter %q is nil", name)
+	}
+	m, isObject, err := asObject(v)
+	if err != nil {
+		return fmt.Errorf("query: parameter %q: %w", name, err)
+	}
+	switch {
+	case !isObject:
+		if raw, ok := v.(json.RawMessage); ok {
+			// A raw scalar or array: decode it, so that a JSON string is
+			// sent as its text, not with its quotes.
+			x, err := decodeJSON(raw)
+			if err != nil {
+				return fmt.Errorf("query: parameter %q: %w", name, err)
+			}
+			v = x
+		}
+		if _, dup := out[name]; dup {
+			return fmt.Errorf("query: parameter %q is given twice", name)
 		}
 		out[name] = v
 		return nil
+	case name != "" && keepsObjects(name):
+		if _, dup := out[name]; dup {
+			return fmt.Errorf("query: parameter %q is given twice", name)
+		}
+		out[name] = m
+		return nil
+	case isFeatureValue(name):
+		b, err := json.Marshal(m)
+		if err != nil {
+			return fmt.Errorf("query: parameter %q: %w", name, err)
+		}
+		if _, dup := out[name]; dup {
+			return fmt.Errorf("query: parameter %q is given twice", name)
+		}
+		out[name] = string(b)
+		return nil
 	}
-	for k, sub := range m {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if k == "" {
 			return fmt.Errorf("query: parameter %q has an empty key", name)
 		}
@@ -103,11 +156,62 @@ func flatten(out map[string]any, name string, v any) error {
 		if name != "" {
 			key = name + "." + k
 		}
-		if err := flatten(out, key, sub); err != nil {
+		if err := flatten(out, key, m[k]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// asObject returns v as a map when its JSON encoding is an object.
+func asObject(v any) (map[string]any, bool, error) {
+	switch x := v.(type) {
+	case map[string]any:
+		return x, true, nil
+	case string, bool, int, int64, float64, json.Number:
+		return nil, false, nil
+	case json.RawMessage:
+		if t := bytes.TrimSpace(x); len(t) == 0 || t[0] != '{' {
+			return nil, false, nil
+		}
+		m, err := decodeJSON(x)
+		if err != nil {
+			return nil, false, err
+		}
+		return m.(map[string]any), true, nil
+	}
+	switch reflect.Indirect(reflect.ValueOf(v)).Kind() {
+	case reflect.Map, reflect.Struct:
+	default:
+		return nil, false, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(b) == 0 || b[0] != '{' {
+		return nil, false, nil
+	}
+	m, err := decodeJSON(b)
+	if err != nil {
+		return nil, false, err
+	}
+	return m.(map[string]any), true, nil
+}
+
+// decodeJSON decodes one JSON value, numbers as json.Number so that they
+// are sent as written.
+func decodeJSON(b []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var x any
+	if err := d.Decode(&x); err != nil {
+		return nil, err
+	}
+	if d.More() {
+		return nil, errors.New("trailing data after the JSON value")
+	}
+	return x, nil
 }
 
 // inputName returns the feature name of an input: q -> query(q).
@@ -124,12 +228,13 @@ func inputName(name string) (string, error) {
 	return "query(" + name + ")", nil
 }
 
-// params returns the request's parameters as flat names (except the input
-// object) and Go values.
-func (r *Request) params() (map[string]any, map[string]any, error) {
-	p := make(map[string]any, len(r.Params)+4)
+// params returns the request's parameters by their flat dotted names, as
+// Vespa reads them from a GET's URL or a POST's body (see [flatten]), and
+// their Go values.
+func (r *Request) params() (map[string]any, error) {
+	p := make(map[string]any, len(r.Params)+len(r.Inputs)+4)
 	if err := flatten(p, "", r.Params); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if r.YQL != "" {
 		p["yql"] = r.YQL
@@ -143,10 +248,10 @@ func (r *Request) params() (map[string]any, map[string]any, error) {
 	case r.Hits > 0:
 		p["hits"] = r.Hits
 	case r.Hits < 0:
-		return nil, nil, fmt.Errorf("query: invalid hits %d", r.Hits)
+		return nil, fmt.Errorf("query: invalid hits %d", r.Hits)
 	}
 	if r.Offset < 0 {
-		return nil, nil, fmt.Errorf("query: negative offset %d", r.Offset)
+		return nil, fmt.Errorf("query: negative offset %d", r.Offset)
 	} else if r.Offset > 0 {
 		p["offset"] = r.Offset
 	}
@@ -154,7 +259,7 @@ func (r *Request) params() (map[string]any, map[string]any, error) {
 		p["ranking.profile"] = r.Ranking
 	}
 	if r.Timeout < 0 {
-		return nil, nil, fmt.Errorf("query: negative timeout %v", r.Timeout)
+		return nil, fmt.Errorf("query: negative timeout %v", r.Timeout)
 	} else if r.Timeout > 0 {
 		p["timeout"] = strconv.FormatInt(int64((r.Timeout+time.Millisecond-1)/time.Millisecond), 10) + "ms"
 	}
@@ -165,39 +270,36 @@ func (r *Request) params() (map[string]any, map[string]any, error) {
 		p["presentation.timing"] = true
 	}
 	if r.TraceLevel < 0 {
-		return nil, nil, fmt.Errorf("query: negative trace level %d", r.TraceLevel)
+		return nil, fmt.Errorf("query: negative trace level %d", r.TraceLevel)
 	} else if r.TraceLevel > 0 {
 		p["trace.level"] = r.TraceLevel
 	}
-	var inputs map[string]any
-	if len(r.Inputs) > 0 {
-		inputs = make(map[string]any, len(r.Inputs))
-		for name, v := range r.Inputs {
-			n, err := inputName(name)
-			if err != nil {
-				return nil, nil, err
-			}
-			if v == nil {
-				return nil, nil, fmt.Errorf("query: input %q is nil", name)
-			}
-			inputs[n] = v
+	for name, v := range r.Inputs {
+		n, err := inputName(name)
+		if err != nil {
+			return nil, err
 		}
+		if v == nil {
+			return nil, fmt.Errorf("query: input %q is nil", name)
+		}
+		if raw, ok := v.(json.RawMessage); ok {
+			x, err := decodeJSON(raw)
+			if err != nil {
+				return nil, fmt.Errorf("query: input %q: %w", name, err)
+			}
+			v = x
+		}
+		p["input."+n] = v
 	}
-	return p, inputs, nil
+	return p, nil
 }
 
-// body returns the JSON body of a POST.
+// body returns the JSON body of a POST: one object of flat names, which
+// Vespa reads exactly as the URL parameters of the same request's GET.
 func (r *Request) body() ([]byte, error) {
-	p, inputs, err := r.params()
+	p, err := r.params()
 	if err != nil {
 		return nil, err
-	}
-	if inputs != nil {
-		if old, ok := p["input"].(map[string]any); ok {
-			maps.Copy(old, inputs)
-		} else {
-			p["input"] = inputs
-		}
 	}
 	b, err := json.Marshal(p)
 	if err != nil {
@@ -208,11 +310,11 @@ func (r *Request) body() ([]byte, error) {
 
 // values returns the URL parameters of a GET.
 func (r *Request) values() (url.Values, error) {
-	p, inputs, err := r.params()
+	p, err := r.params()
 	if err != nil {
 		return nil, err
 	}
-	v := make(url.Values, len(p)+len(inputs))
+	v := make(url.Values, len(p))
 	for _, k := range slices.Sorted(maps.Keys(p)) {
 		s, err := paramText(p[k])
 		if err != nil {
@@ -220,37 +322,16 @@ func (r *Request) values() (url.Values, error) {
 		}
 		v.Set(k, s)
 	}
-	for k, in := range inputs {
-		s, err := paramText(in)
-		if err != nil {
-			return nil, fmt.Errorf("query: input %q: %w", k, err)
-		}
-		v.Set("input."+k, s)
-	}
 	return v, nil
 }
 
-// paramText renders a parameter value as URL parameter text: scalars as
-// their text, anything else as JSON.
+// paramText renders a parameter value as URL parameter text: a string as
+// it is, anything else as its JSON encoding, which is the text Vespa reads
+// for the same value in a POST body (a number as written, an array or a kept
+// object as its JSON).
 func paramText(v any) (string, error) {
-	switch x := v.(type) {
-	case string:
-		return x, nil
-	case bool:
-		return strconv.FormatBool(x), nil
-	case int:
-		return strconv.Itoa(x), nil
-	case int64:
-		return strconv.FormatInt(x, 10), nil
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64), nil
-	case json.RawMessage:
-		return string(x), nil
-	}
-	switch reflect.ValueOf(v).Kind() {
-	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Uint, reflect.Uint8, reflect.Uint16,
-		reflect.Uint32, reflect.Uint64, reflect.Float32:
-		return fmt.Sprint(v), nil
+	if s, ok := v.(string); ok {
+		return s, nil
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

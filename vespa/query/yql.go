@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/govespa/govespa/vespa/query/grouping"
 )
 
 // Builder builds a YQL select statement from typed parts. Start one with
@@ -110,6 +112,21 @@ func (b Builder) Grouping(expr string) Builder {
 	return b
 }
 
+// GroupingOf appends a grouping statement made with package grouping as a
+// pipe step: | all(...). Unlike [Builder.Grouping], every name in it is
+// validated and every string escaped, so it may hold user input (a label,
+// a bucket bound). An invalid statement is reported by [Builder.YQL].
+func (b Builder) GroupingOf(g grouping.Op) Builder {
+	text, err := g.Text()
+	if err != nil {
+		if b.err == nil {
+			b.err = fmt.Errorf("%w: %w", ErrInvalidYQL, err)
+		}
+		return b
+	}
+	return b.Grouping(text)
+}
+
 // YQL renders the statement, or returns an error wrapping [ErrInvalidYQL]
 // that names the offending part.
 func (b Builder) YQL() (string, error) {
@@ -197,37 +214,56 @@ func (b Builder) YQL() (string, error) {
 	return s.String(), nil
 }
 
-// checkGrouping checks that expr is one grouping token as Vespa's lexer reads
-// it: all or each, then one bracketed argument whose (, [ and < balance with
-// ), ] and >. This keeps a grouping expression from swallowing or appending
-// other parts of the statement.
+// checkGrouping checks that expr is one grouping token as Vespa's lexer
+// reads it (VESPA_GROUPING in yqlplus.g4): all or each, a bracketed argument
+// whose (, [ and < balance with ), ] and >, then optionally as(...) and
+// where(...), bracketed the same way. This keeps a grouping expression from
+// swallowing or appending other parts of the statement.
 func checkGrouping(expr string) error {
 	e := strings.TrimSpace(expr)
 	rest, ok := strings.CutPrefix(e, "all")
 	if !ok {
 		rest, ok = strings.CutPrefix(e, "each")
 	}
-	rest = strings.TrimLeft(rest, " \t\r\n")
-	if !ok || !strings.HasPrefix(rest, "(") {
+	if !ok || !strings.HasPrefix(strings.TrimLeft(rest, " \t\r\n"), "(") {
 		return fmt.Errorf("%w: grouping %q must start with all( or each(", ErrInvalidYQL, expr)
 	}
+	rest, err := groupingArg(expr, rest)
+	if err != nil {
+		return err
+	}
+	for _, kw := range []string{"as", "where"} {
+		t := strings.TrimLeft(rest, " \t\r\n")
+		if after, ok := strings.CutPrefix(t, kw); ok && strings.HasPrefix(strings.TrimLeft(after, " \t\r\n"), "(") {
+			if rest, err = groupingArg(expr, after); err != nil {
+				return err
+			}
+		}
+	}
+	if strings.TrimSpace(rest) != "" {
+		return fmt.Errorf("%w: grouping %q has text after its closing bracket", ErrInvalidYQL, expr)
+	}
+	return nil
+}
+
+// groupingArg consumes one bracketed argument at the start of s (after
+// spaces) and returns what follows it.
+func groupingArg(expr, s string) (string, error) {
+	s = strings.TrimLeft(s, " \t\r\n")
 	depth := 0
-	for i := 0; i < len(rest); i++ {
-		switch rest[i] {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
 		case '(', '[', '<':
 			depth++
 		case ')', ']', '>':
 			depth--
 			if depth < 0 {
-				return fmt.Errorf("%w: grouping %q has unbalanced brackets", ErrInvalidYQL, expr)
+				return "", fmt.Errorf("%w: grouping %q has unbalanced brackets", ErrInvalidYQL, expr)
 			}
-			if depth == 0 && i != len(rest)-1 {
-				return fmt.Errorf("%w: grouping %q has text after its closing bracket", ErrInvalidYQL, expr)
+			if depth == 0 {
+				return s[i+1:], nil
 			}
 		}
 	}
-	if depth != 0 {
-		return fmt.Errorf("%w: grouping %q has unbalanced brackets", ErrInvalidYQL, expr)
-	}
-	return nil
+	return "", fmt.Errorf("%w: grouping %q has unbalanced brackets", ErrInvalidYQL, expr)
 }

@@ -48,6 +48,15 @@ const (
 	opRank
 	opNearestNeighbor
 	opSameElement
+	opWeightedSet
+	opDotProduct
+	opWand
+	opGeoLocation
+	opFuzzy
+	opEquiv
+	opURI
+	opNonEmpty
+	opPredicate
 )
 
 type annotation struct {
@@ -115,7 +124,8 @@ func compare(field, op string, value any) Condition {
 
 // Range matches low <= field <= high: range(field, low, high). Bounds are
 // integers or floats; math.Inf(-1) and math.Inf(1) leave a side open
-// (-Infinity, Infinity). Annotations such as hitLimit apply
+// (-Infinity, Infinity). A [Param] bound is an error: Vespa's parser takes
+// only number literals there. Annotations such as hitLimit and bounds apply
 // ([Condition.With]).
 func Range(field string, low, high any) Condition {
 	return Condition{op: opRange, field: field, vals: []any{low, high}}
@@ -178,8 +188,11 @@ func SameElement(field string, conds ...Condition) Condition {
 // With returns a copy of c annotated with key: value. value is a string,
 // bool, integer, float, [Param], or a []any or map[string]any of those.
 // Annotations are allowed on terms and functions (contains, matches, phrase,
-// near, onear, range, userInput, weakAnd, nearestNeighbor); elsewhere
-// [Builder.YQL] reports an error. A key given twice is rendered twice.
+// near, onear, fuzzy, equiv, uri, range, in, userInput, weakAnd,
+// nearestNeighbor, weightedSet, dotProduct, wand, geoLocation, predicate);
+// elsewhere [Builder.YQL] reports an error. A key given twice is rendered
+// twice. An annotated function is parenthesised, ({k: v}f(...)), so that
+// the annotation cannot take in a neighbouring and/or.
 func (c Condition) With(key string, value any) Condition {
 	ann := make([]annotation, len(c.ann), len(c.ann)+1)
 	copy(ann, c.ann)
@@ -199,10 +212,11 @@ func strings2any(ss []string) []any {
 func (c Condition) render(b *strings.Builder) error {
 	if len(c.ann) > 0 || c.op == opNearestNeighbor {
 		switch c.op {
-		case opContains, opMatches, opPhrase, opNear, opONear:
+		case opContains, opMatches, opPhrase, opNear, opONear, opFuzzy, opEquiv, opURI:
 			// The annotation goes on the term, after the field.
 			return c.renderTermOp(b)
-		case opRange, opUserInput, opWeakAnd, opNearestNeighbor:
+		case opRange, opUserInput, opWeakAnd, opNearestNeighbor, opIn, opWeightedSet, opDotProduct, opWand,
+			opGeoLocation, opPredicate:
 			b.WriteString("(")
 			if err := c.renderAnnotations(b); err != nil {
 				return err
@@ -308,10 +322,23 @@ func (c Condition) renderTermOp(b *strings.Builder) error {
 		if err := quoteString(b, c.vals[0].(string)); err != nil {
 			return err
 		}
+	case opFuzzy, opURI:
+		if c.op == opFuzzy {
+			b.WriteString("fuzzy(")
+		} else {
+			b.WriteString("uri(")
+		}
+		if err := quoteString(b, c.vals[0].(string)); err != nil {
+			return err
+		}
+		b.WriteByte(')')
 	default:
-		name := map[condOp]string{opPhrase: "phrase", opNear: "near", opONear: "onear"}[c.op]
+		name := map[condOp]string{opPhrase: "phrase", opNear: "near", opONear: "onear", opEquiv: "equiv"}[c.op]
 		if len(c.vals) == 0 {
 			return fmt.Errorf("%w: %s needs at least one word", ErrInvalidYQL, name)
+		}
+		if c.op == opEquiv && len(c.vals) < 2 {
+			return fmt.Errorf("%w: equiv needs at least two terms", ErrInvalidYQL)
 		}
 		b.WriteString(name)
 		if err := writeList(b, c.vals); err != nil {
@@ -364,8 +391,24 @@ func (c Condition) renderBody(b *strings.Builder) error {
 		b.WriteString("true")
 	case opFalse:
 		b.WriteString("false")
-	case opContains, opMatches, opPhrase, opNear, opONear:
+	case opContains, opMatches, opPhrase, opNear, opONear, opFuzzy, opEquiv, opURI:
 		return c.renderTermOp(b)
+	case opWeightedSet:
+		return c.renderWeighted(b, "weightedSet")
+	case opDotProduct:
+		return c.renderWeighted(b, "dotProduct")
+	case opWand:
+		return c.renderWeighted(b, "wand")
+	case opGeoLocation:
+		return c.renderGeo(b)
+	case opPredicate:
+		return c.renderPredicate(b)
+	case opNonEmpty:
+		b.WriteString("nonEmpty(")
+		if err := c.subs[0].render(b); err != nil {
+			return err
+		}
+		b.WriteByte(')')
 	case opCompare:
 		if err := checkName(c.field); err != nil {
 			return err
@@ -455,9 +498,8 @@ func (c Condition) renderIn(b *strings.Builder) error {
 		case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
 			ints++
 		case Param:
-			if len(c.vals) != 1 {
-				return fmt.Errorf("%w: in takes a Param only as its single value", ErrInvalidYQL)
-			}
+			// A parameter holds a comma-separated list of values
+			// (ParameterListParser); it may stand among literals.
 		default:
 			return fmt.Errorf("%w: in takes strings or integers, not %T", ErrInvalidYQL, v)
 		}
@@ -468,41 +510,6 @@ func (c Condition) renderIn(b *strings.Builder) error {
 	b.WriteString(c.field)
 	b.WriteString(" in ")
 	return writeList(b, c.vals)
-}
-
-func (c Condition) renderBool(b *strings.Builder) error {
-	switch len(c.subs) {
-	case 0:
-		if c.op == opAnd {
-			b.WriteString("true")
-		} else {
-			b.WriteString("false")
-		}
-		return nil
-	case 1:
-		return c.subs[0].render(b)
-	}
-	sep := " and "
-	if c.op == opOr {
-		sep = " or "
-	}
-	for i, s := range c.subs {
-		if i > 0 {
-			b.WriteString(sep)
-		}
-		// Nested and/or are parenthesised so precedence never matters.
-		paren := (s.op == opAnd || s.op == opOr) && len(s.subs) > 1
-		if paren {
-			b.WriteByte('(')
-		}
-		if err := s.render(b); err != nil {
-			return err
-		}
-		if paren {
-			b.WriteByte(')')
-		}
-	}
-	return nil
 }
 
 // writeBound writes a range bound: a number, or an infinite float as
@@ -522,6 +529,9 @@ func writeBound(b *strings.Builder, v any) error {
 		return writeBound(b, float64(x))
 	case string, bool:
 		return fmt.Errorf("%w: range bounds must be numbers, not %T", ErrInvalidYQL, v)
+	case Param:
+		// YqlParser.getRangeBound takes a literal or Infinity only.
+		return fmt.Errorf("%w: range bounds must be numbers: Vespa does not accept the parameter @%s there", ErrInvalidYQL, string(x))
 	}
 	return writeLiteral(b, v)
 }

@@ -68,7 +68,7 @@ func lexYQL(s string) ([]token, error) {
 }
 
 func isIDChar(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == ':' || c == '-'
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
 // lexString reads one quoted string at the start of s, returning its value

@@ -12,15 +12,18 @@ import (
 
 // This file holds the lexical layer of the YQL builder: string literals,
 // numbers, identifiers and parameter references. It follows the lexer of
-// Vespa's YQL parser (container-search yqlplus.g4 and StringUnescaper):
+// Vespa's YQL parser (container-search src/main/antlr4/.../yqlplus.g4 and
+// StringUnescaper, as of Vespa 8.738):
 //
 //	STRING  : '"' ( ESC_SEQ | ~('\\' | '"') )* '"'
 //	ESC_SEQ : '\\' ('b'|'t'|'n'|'f'|'r'|'"'|'\''|'\\'|'/') | '\\' 'u' HEX HEX HEX HEX
-//	ID      : ('a'..'z'|'A'..'Z'|'_') ('a'..'z'|'A'..'Z'|'0'..'9'|'_'|':'|'-')*
+//	ID      : ('a'..'z'|'A'..'Z'|'_') ('a'..'z'|'A'..'Z'|'0'..'9'|'_'|'-')*
 //	INT     : '-'? DIGIT+        (read as a 32-bit int when it fits)
 //	LONG_INT: '-'? DIGIT+ ('L'|'l')
 //
-// Keywords are matched without regard to case.
+// Keywords are matched without regard to case. The grammar dropped ':' from
+// identifiers in December 2021, so "a:b" is not a name. A parameter is
+// AT ident: @ and an identifier, with no dots.
 
 // ErrInvalidYQL is returned (wrapped) by [Builder.YQL] when a part of the
 // statement cannot be rendered safely: a bad identifier, an unsupported value,
@@ -34,12 +37,17 @@ var ErrInvalidYQL = errors.New("query: invalid YQL")
 type Param string
 
 // reserved holds the lexer tokens that may not be used as a field or source
-// name: they are keywords the grammar does not accept as identifiers.
+// name: they are keywords the grammar does not accept as identifiers (its
+// keyword_as_ident rule lets select, limit, offset, where, order, by, desc,
+// output, count, sources, matches and like through, so they are not here).
 var reserved = map[string]bool{
 	"and": true, "or": true, "in": true, "contains": true, "true": true, "false": true,
 	"null": true, "from": true, "as": true, "timeout": true, "asc": true,
-	// "not" followed by "in" would lex as the NOT_IN operator.
+	// "not" followed by " in" lexes as the NOT_IN operator.
 	"not": true,
+	// "all" or "each" followed by a bracket lexes as a VESPA_GROUPING token:
+	// all < 5 and b > 3 would swallow everything up to the '>'.
+	"all": true, "each": true,
 }
 
 // quoteString renders s as a double-quoted YQL string literal. Quotes and
@@ -107,7 +115,7 @@ func checkIdent(s string) error {
 		c := s[i]
 		switch {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
-		case i > 0 && (c >= '0' && c <= '9' || c == ':' || c == '-'):
+		case i > 0 && (c >= '0' && c <= '9' || c == '-'):
 		default:
 			return fmt.Errorf("%w: identifier %q: character %q not allowed", ErrInvalidYQL, s, rune(c))
 		}

@@ -31,9 +31,19 @@
 //	Throttle      feeder, inner layer              a result with status 429                    uniform(0, min(10 s, 1 s·2^(n−1)))            never     — (only ctx ends it)
 //	SyncRequest   every sync data-plane request    a 429 result, or a connection error         0.1 s·1.618^(n−1) + uniform(0, 1 s)           11        the last outcome
 //	Visit         each visit page (on SyncRequest) an error carrying a status ≥ 400            none                                          3         the last error
-//	ControlPlane  Vespa Cloud and config server    any error except a final 4xx                min(3 s, 1 s·2^(n−1)) (1 s, 2 s)              3         the original last error
+//	ControlPlane  control-plane reads and polls    any error except a final 4xx (*)            min(3 s, 1 s·2^(n−1)) (1 s, 2 s)              3         the original last error
+//	Upload        control-plane deploy, submit,    never                                       none                                          1         the error; a lost reply: outcome unknown
+//	              token creation
 //	URLValidation model URL checks                 any error except a final 4xx                clamp(1 s·2^(n−1), 1 s, 10 s) (1 s, 2 s)      3         the original last error
 //	Embedder      the retrying models.Embedder     any error (WithRetryIf can narrow it)       WaitJittered(200 ms, 5 s, 2.0, 0.5)           3         the last error
+//
+// (*) A 409 whose error-code is one of the config server's transient ones
+// ([TransientConflictCodes]: APPLICATION_LOCK_FAILURE, CONFIG_NOT_CONVERGED,
+// LOAD_BALANCER_NOT_READY, PARENT_HOST_NOT_READY) is retried by ControlPlane
+// and waited out by the control plane's status polls (convergence, health,
+// runs, builds); any other 409 (ACTIVATION_CONFLICT, ...) is final. Upload
+// retries nothing, a transient 409 included: the caller decides whether to
+// send again.
 //
 // Where a retried outcome (typically a 429 or 503 response) carries
 // Retry-After ([RetryAfterer]), the policy waits at least that long, but never

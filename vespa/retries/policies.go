@@ -44,10 +44,23 @@ var Visit = New("Visit", func(o Outcome) bool {
 	return errStatus(o.Err) >= 400
 }, WaitNone(), 3)
 
-// ControlPlane is the policy of Vespa Cloud and config-server calls (package
-// cloud): any error except a final 4xx ([IsFinal4xx]) is retried after
-// min(3 s, 1 s·2^(n−1)), 3 attempts, then the original last error is returned.
-var ControlPlane = New("ControlPlane", retryUnlessFinal4xx, WaitExponential(time.Second, 0, 3*time.Second), 3)
+// ControlPlane is the policy of the reads and status polls of Vespa Cloud and
+// config-server calls (packages cloud and deploy): any error except a final
+// 4xx ([IsFinal4xx]) is retried after min(3 s, 1 s·2^(n−1)), 3 attempts, then
+// the original last error is returned. A 409 with one of the config server's
+// [TransientConflictCodes] is not final: it is retried too. Uploads do not
+// use it (see [Upload]).
+var ControlPlane = New("ControlPlane", func(o Outcome) bool {
+	return retryUnlessFinal4xx(o) || IsTransientConflict(o.Err)
+}, WaitExponential(time.Second, 0, 3*time.Second), 3)
+
+// Upload is the policy of the control-plane calls that change state: a
+// config-server deploy, a Vespa Cloud deploy or submission, a token's
+// creation. Nothing is retried, 1 attempt, as Vespa's own clients send them:
+// a reply lost after the request went out leaves the outcome unknown, and a
+// second attempt could start a second session, run or build. The caller
+// checks the outcome (the session or run list) before sending again.
+var Upload = New("Upload", func(Outcome) bool { return false }, WaitNone(), 1)
 
 // URLValidation is the policy of model-URL checks (package models): any error
 // except a final 4xx is retried after clamp(1 s·2^(n−1), 1 s, 10 s), 3

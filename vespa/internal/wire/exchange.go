@@ -182,6 +182,35 @@ func (x *Exchange) Do(ctx context.Context, r *Request) (*Response, error) {
 	return resp, err
 }
 
+// Send is [Exchange.Do] without resty, for the hot paths (queries; the
+// document operations use [Finish] the same way): the request goes straight
+// to the exchange's *http.Client, and its answer through the same rules.
+// Prepare and BodyReader are not supported here.
+func (x *Exchange) Send(ctx context.Context, r *Request) (*Response, error) {
+	if r.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.Timeout)
+		defer cancel()
+	}
+	var body io.Reader
+	if r.Body != nil {
+		body = bytes.NewReader(r.Body)
+	}
+	hr, err := http.NewRequestWithContext(ctx, r.Method, r.URL, body)
+	if err != nil {
+		return nil, &Error{Op: r.Op, ID: r.ID, Path: r.Path, Err: HideURL(err)}
+	}
+	for k, vs := range r.Header {
+		hr.Header[k] = vs
+	}
+	res, err := x.hc.Do(hr) //nolint:bodyclose // Finish closes it
+	if err != nil {
+		x.logger.DebugContext(ctx, "vespa request failed", "op", r.Op, "path", r.Path, "error", HideURL(err))
+		return nil, TransportError(r.Op, r.ID, r.Path, err)
+	}
+	return Finish(r.Op, r.ID, r.Path, res, r.limit(), r.SkipBody)
+}
+
 func (r *Request) limit() int64 {
 	if r.Limit > 0 {
 		return r.Limit

@@ -182,3 +182,35 @@ func TestMalformed(t *testing.T) {
 		t.Errorf("got %v", e)
 	}
 }
+
+func TestExchange_SendFollowsTheSameRules(t *testing.T) {
+	other, hits := counting(t, func(w http.ResponseWriter, r *http.Request) {})
+	srv, _ := counting(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/redirect":
+			http.Redirect(w, r, other.URL+"/", http.StatusPermanentRedirect)
+		case "/big":
+			_, _ = w.Write(bytes.Repeat([]byte("x"), 5000))
+		default:
+			w.Header().Set("Retry-After", "-3")
+			body, _ := io.ReadAll(r.Body)
+			fmt.Fprintf(w, "%s %s", r.Header.Get("X-Call"), body)
+		}
+	})
+	x := wire.New(wire.Config{})
+	ctx := context.Background()
+	if _, err := x.Send(ctx, &wire.Request{Op: "query", Method: http.MethodPost, URL: srv.URL + "/redirect", Body: []byte("q")}); !errors.Is(err, wire.ErrRedirect) || hits.Load() != 0 {
+		t.Errorf("redirect: %v, %d requests elsewhere", err, hits.Load())
+	}
+	if _, err := x.Send(ctx, &wire.Request{Op: "query", Method: http.MethodGet, URL: srv.URL + "/big", Limit: 100}); !errors.Is(err, wire.ErrResponseTooLarge) {
+		t.Errorf("limit: %v", err)
+	}
+	resp, err := x.Send(ctx, &wire.Request{Op: "query", Method: http.MethodPost, URL: srv.URL + "/", Body: []byte("q"),
+		Header: http.Header{"X-Call": {"c1"}}})
+	if err != nil || string(resp.Body) != "c1 q" {
+		t.Fatalf("%v, %+v", err, resp)
+	}
+	if _, ok := resp.RetryAfter(); ok {
+		t.Error("a negative Retry-After counted as a hint")
+	}
+}

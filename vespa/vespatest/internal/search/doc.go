@@ -105,9 +105,32 @@
 // Vespa; a longer timeout given by the request is checked while the corpus is scanned (Vespa's
 // 500 ms default is not enforced, so that a large corpus does not time out).
 //
+// # Grouping
+//
+// The | all(...) and | each(...) steps of YQL are lexed as Vespa's VESPA_GROUPING token (the
+// text up to the bracket that balances the first, strings not looked at) and parsed as
+// GroupingParser.jj does, for this subset, evaluated over every match of the query: all and
+// each, nested to any level; group(attribute) on long, double, string and bool attributes (a
+// document with several values is in several groups) and group(predefined(attribute,
+// bucket(from, to), …)) with half-open numeric buckets (group:long_bucket:from:to, limits);
+// max(n) and max(inf) (default 10 groups and 10 hits, or grouping.defaultMaxGroups and
+// grouping.defaultMaxHits); precision (accepted; the emulator is exact); order(±aggregate, …);
+// output of count(), sum(x), avg(x), min(x), max(x) (x an attribute or relevance()), labelled
+// with as(label); each(output(summary())) [as(label)] for the hits of a group, in the query's
+// hit order. Groups are ordered by their best hit's relevance (then by first appearance), or by
+// the order expressions; their relevance is the best hit's, or (n-i)/n under order, as Vespa's
+// ResultBuilder sets it. count() is a long, sum(x) has x's type, avg(x) is a double. Output is
+// rendered after the hits as root groups group:root:<i>, with grouplist:<label> and
+// hitlist:<label> nodes, keys in JsonRenderer's order. A grouping attribute no searched schema
+// declares is 400, code 4 ("Grouping request references attribute 'x' which is not available
+// …"); a grouping that does not parse is 400, code 3 (the message is the emulator's own).
+// Everything else of the grouping language (other functions and clauses, arithmetic, aliases,
+// where, map lookups, string or infinite buckets, named summaries, a matched document without
+// a value for a single-value grouping attribute, continuations for paging groups) is 501.
+//
 // What the emulator does not implement is answered with HTTP 501 and error code 501 ("Not
 // implemented", a web-service code), with a message saying so; never with a silently wrong
-// result: grouping (the | part of YQL), the JSON query language (select.where and
+// result: the grouping beyond the subset above, the JSON query language (select.where and
 // select.grouping), formats other than JSON, near, onear, equiv, uri, fuzzy, wand, weightedSet,
 // dotProduct, predicate, geoLocation, matches, sort functions, and other query types.
 package search

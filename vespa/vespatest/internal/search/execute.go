@@ -129,6 +129,13 @@ func (h *handler) execute(ctx context.Context, req *request, start time.Time) (*
 	sortMatches(matches, order)
 
 	res := &result{total: len(matches), coverage: &coverage{documents: total}}
+	if len(st.groupings) > 0 {
+		groups, err := evalGrouping(st.groupings, matches, p, schemas)
+		if err != nil {
+			return nil, queryError(err)
+		}
+		res.groups = groups
+	}
 	if req.offset < len(matches) {
 		end := min(len(matches), req.offset+req.hits)
 		for _, m := range matches[req.offset:end] {

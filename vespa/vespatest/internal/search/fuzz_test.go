@@ -20,6 +20,10 @@ var yqlSeeds = []string{
 	`select * from music where {targetHits:3}weakAnd(a contains 'x\'', b contains "y\u00e6")`,
 	`select * from music where year in (1, 2) and rank(a contains "x", b = true)`,
 	`select * from music where true | all(group(a) each(output(count())))`,
+	`select * from music where true | all(group(genre) max(2) order(-count()) each(output(count(), sum(year) as(s)) max(1) each(output(summary())) as(top)))`,
+	`select * from music where true | all(group(predefined(year, bucket(0, 2000), bucket(2000, 3000))) each(output(avg(year), min(year), max(relevance()))))`,
+	`select * from music where true | all(group(genre) each(output(count()) all(group(live) max(inf) each(output(count()))))) | each(output(summary()))`,
+	`select * from music where true | all(group(")") each(output(count() as("a"b"))))`,
 	`select * from music where {a:[1,{b:"c"}]}(x contains "y")`,
 }
 
@@ -91,6 +95,33 @@ func FuzzDocView(f *testing.F) {
 			if fmt.Sprint(a) != fmt.Sprint(b) && len(v.names) == len(obj) {
 				t.Fatalf("field %q of %q: %v != %v", n, s, b, a)
 			}
+		}
+	})
+}
+
+// FuzzGrouping checks that no grouping text makes the grouping parser or evaluator panic, and
+// that every answer is valid JSON.
+func FuzzGrouping(f *testing.F) {
+	for _, s := range []string{
+		"all(group(genre) each(output(count())))",
+		"all(group(genre) max(2) order(-count(), sum(year)) each(output(avg(year) as(a)) max(1) each(output(summary())) as(t)))",
+		"all(group(predefined(year, bucket(0, 2000), bucket[2000, 3000>)) each(output(min(year), max(relevance()))))",
+		"each(output(summary())) as(hits)",
+		`all(group("x\u0029") each(output(count() as('a\'b'))))`,
+		"all(group(live) max(inf) precision(10) each(output(count()) all(group(genre) each(output(count())))))",
+	} {
+		f.Add(s)
+	}
+	c := musicCorpus()
+	f.Fuzz(func(t *testing.T, g string) {
+		if op, err := parseGrouping(g); err == nil && op == nil {
+			t.Fatal("no operation and no error")
+		}
+		q := url.Values{"yql": {"select * from music where true | " + g}}
+		w := httptest.NewRecorder()
+		NewHandler(c).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/search/?"+q.Encode(), nil))
+		if !json.Valid(w.Body.Bytes()) {
+			t.Fatalf("invalid JSON for %q: %s", g, w.Body)
 		}
 	})
 }

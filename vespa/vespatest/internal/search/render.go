@@ -16,6 +16,7 @@ type result struct {
 	coverage *coverage
 	errors   []resultError
 	hits     []hit
+	groups   []gNode // grouping output: the root groups, after the hits
 }
 
 // coverage is root.coverage for a complete (non-degraded) search of one node.
@@ -93,38 +94,99 @@ func (r *result) render() []byte {
 		}
 		b.WriteByte(']')
 	}
-	if len(r.hits) > 0 {
+	if len(r.hits) > 0 || len(r.groups) > 0 {
 		b.WriteString(`,"children":[`)
 		for i, h := range r.hits {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(`{"id":`)
-			writeString(&b, h.id)
-			b.WriteString(`,"relevance":`)
-			writeRelevance(&b, h.relevance)
-			if h.source != "" {
-				b.WriteString(`,"source":`)
-				writeString(&b, h.source)
+			writeHit(&b, h)
+		}
+		for i, g := range r.groups {
+			if i > 0 || len(r.hits) > 0 {
+				b.WriteByte(',')
 			}
-			if len(h.fields) > 0 {
-				b.WriteString(`,"fields":{`)
-				for j, f := range h.fields {
-					if j > 0 {
-						b.WriteByte(',')
-					}
-					writeString(&b, f.name)
-					b.WriteByte(':')
-					b.Write(f.raw)
-				}
-				b.WriteByte('}')
-			}
-			b.WriteByte('}')
+			writeGroupNode(&b, g)
 		}
 		b.WriteByte(']')
 	}
 	b.WriteString(`}}`)
 	return b.Bytes()
+}
+
+// writeHit writes one document hit.
+func writeHit(b *bytes.Buffer, h hit) {
+	b.WriteString(`{"id":`)
+	writeString(b, h.id)
+	b.WriteString(`,"relevance":`)
+	writeRelevance(b, h.relevance)
+	if h.source != "" {
+		b.WriteString(`,"source":`)
+		writeString(b, h.source)
+	}
+	writeFields(b, h.fields)
+	b.WriteByte('}')
+}
+
+func writeFields(b *bytes.Buffer, fs []field) {
+	if len(fs) == 0 {
+		return
+	}
+	b.WriteString(`,"fields":{`)
+	for j, f := range fs {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		writeString(b, f.name)
+		b.WriteByte(':')
+		b.Write(f.raw)
+	}
+	b.WriteByte('}')
+}
+
+// writeGroupNode writes a node of grouping output with its keys in JsonRenderer's order: id,
+// relevance, value or limits, label, continuation, fields, children.
+func writeGroupNode(b *bytes.Buffer, g gNode) {
+	b.WriteString(`{"id":`)
+	writeString(b, g.id)
+	b.WriteString(`,"relevance":`)
+	writeRelevance(b, g.relevance)
+	if g.value != nil {
+		b.WriteString(`,"value":`)
+		writeString(b, *g.value)
+	}
+	if g.limits != nil {
+		b.WriteString(`,"limits":{"from":`)
+		writeString(b, g.limits[0])
+		b.WriteString(`,"to":`)
+		writeString(b, g.limits[1])
+		b.WriteByte('}')
+	}
+	if g.list {
+		b.WriteString(`,"label":`)
+		writeString(b, g.label)
+	}
+	if g.continuation {
+		b.WriteString(`,"continuation":{"this":""}`)
+	}
+	writeFields(b, g.fields)
+	if len(g.children) > 0 || len(g.hits) > 0 {
+		b.WriteString(`,"children":[`)
+		for i, h := range g.hits {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeHit(b, h)
+		}
+		for i, c := range g.children {
+			if i > 0 || len(g.hits) > 0 {
+				b.WriteByte(',')
+			}
+			writeGroupNode(b, c)
+		}
+		b.WriteByte(']')
+	}
+	b.WriteByte('}')
 }
 
 // writeRelevance writes a relevance; non-finite values are strings, as Vespa renders them.

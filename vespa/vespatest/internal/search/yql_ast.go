@@ -9,6 +9,8 @@ type statement struct {
 	limit   *int // the YQL limit (end index), if given
 	offset  *int // the YQL offset, if given
 	timeout *int // the YQL timeout in milliseconds, if given
+	// groupings are the grouping pipe steps (| all(...)), in order.
+	groupings []*gOp
 }
 
 // orderSpec is one key of an order by clause.

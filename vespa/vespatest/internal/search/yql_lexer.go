@@ -18,6 +18,10 @@ const (
 	tokNumber         // 12, -3.5, 7L, 1e3
 	tokParam          // @name
 	tokPunct          // ( ) { } [ ] , : ; * | ! = < <= > >=
+	// tokGrouping is yqlplus.g4's VESPA_GROUPING: all or each, then a bracketed argument whose
+	// ( [ < and ) ] > balance (strings are not looked at), optionally followed by as(...) and
+	// where(...). Its text is the raw source of the token.
+	tokGrouping
 )
 
 // token is one lexical token of a YQL statement.
@@ -77,11 +81,16 @@ func lex(s string) ([]token, error) {
 			j := lexNumberEnd(s, i)
 			toks = append(toks, token{kind: tokNumber, text: s[i:j], pos: i})
 			i = j
+		case (r == 'a' || r == 'A' || r == 'e' || r == 'E') && groupingEnd(s, i) > 0:
+			j := groupingEnd(s, i)
+			toks = append(toks, token{kind: tokGrouping, text: s[i:j], pos: i})
+			i = j
 		case r == '_' || unicode.IsLetter(r):
 			j := i
 			for j < len(s) {
 				r2, w2 := utf8.DecodeRuneInString(s[j:])
-				if r2 == '_' || r2 == '.' || unicode.IsLetter(r2) || unicode.IsDigit(r2) {
+				// yqlplus.g4's IDENTIFIER takes '-' after the first character (my-field).
+				if r2 == '_' || r2 == '.' || r2 == '-' || unicode.IsLetter(r2) || unicode.IsDigit(r2) {
 					j += w2
 					continue
 				}
@@ -109,6 +118,66 @@ func lex(s string) ([]token, error) {
 	}
 	toks = append(toks, token{kind: tokEOF, pos: len(s)})
 	return toks, nil
+}
+
+// groupingEnd returns the end of a VESPA_GROUPING token starting at s[i], or 0 when none starts
+// there: ('all' | 'each') WS* ARG WS* ('as' WS* ARG WS*)? ('where' WS* ARG)?, where ARG is a
+// bracketed text whose brackets balance. The lexer is case-insensitive, as Vespa's.
+func groupingEnd(s string, i int) int {
+	var j int
+	switch {
+	case len(s)-i >= 3 && strings.EqualFold(s[i:i+3], "all"):
+		j = i + 3
+	case len(s)-i >= 4 && strings.EqualFold(s[i:i+4], "each"):
+		j = i + 4
+	default:
+		return 0
+	}
+	j = groupingArg(s, skipWS(s, j))
+	if j < 0 {
+		return 0
+	}
+	end := j
+	k := skipWS(s, j)
+	if len(s)-k >= 2 && strings.EqualFold(s[k:k+2], "as") {
+		if a := groupingArg(s, skipWS(s, k+2)); a > 0 {
+			end = a
+			k = skipWS(s, a)
+		}
+	}
+	if len(s)-k >= 5 && strings.EqualFold(s[k:k+5], "where") {
+		if a := groupingArg(s, skipWS(s, k+5)); a > 0 {
+			end = a
+		}
+	}
+	return end
+}
+
+// groupingArg returns the end of a VESPA_GROUPING_ARG starting at s[i], or -1.
+func groupingArg(s string, i int) int {
+	if i >= len(s) || !strings.ContainsRune("([<", rune(s[i])) {
+		return -1
+	}
+	depth := 0
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case '(', '[', '<':
+			depth++
+		case ')', ']', '>':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return -1
+}
+
+func skipWS(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n') {
+		i++
+	}
+	return i
 }
 
 func isIdentByte(b byte) bool {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -141,11 +142,35 @@ func (p *parser) statement() (*statement, error) {
 	if err := p.tail(st); err != nil {
 		return nil, err
 	}
+	for p.isPunct("|") {
+		p.next()
+		t := p.next()
+		switch {
+		case t.kind == tokGrouping:
+			g, err := parseGrouping(t.text)
+			if err != nil {
+				var ni *notImplementedError
+				if errors.As(err, &ni) {
+					return nil, err
+				}
+				return nil, p.errorf(t, "could not parse grouping '%s': %v", t.text, err)
+			}
+			st.groupings = append(st.groupings, g)
+		case t.kind == tokPunct && (t.text == "{" || t.text == "["):
+			// {...}all(...) or [{...}]all(...): continuations and other grouping annotations.
+			return nil, &notImplementedError{what: "annotations on grouping pipe steps (continuations)"}
+		case t.kind == tokIdent && (strings.EqualFold(t.text, "all") || strings.EqualFold(t.text, "each")):
+			// all( or each( that did not lex as a VESPA_GROUPING token: its brackets do not
+			// balance.
+			return nil, p.errorf(t, "mismatched input '%s' expecting VESPA_GROUPING (the grouping's brackets do not balance)", t)
+		case t.kind == tokIdent:
+			return nil, &notImplementedError{what: "the YQL pipe step '" + t.text + "' (only grouping is a pipe step the emulator knows)"}
+		default:
+			return nil, p.errorf(t, "mismatched input '%s' expecting {VESPA_GROUPING, IDENTIFIER}", t)
+		}
+	}
 	if p.isPunct(";") {
 		p.next()
-	}
-	if p.isPunct("|") {
-		return nil, &notImplementedError{what: "grouping (the '|' part of YQL)"}
 	}
 	if t := p.peek(); t.kind != tokEOF {
 		return nil, p.errorf(t, "extraneous input '%s' expecting <EOF>", t)

@@ -178,7 +178,7 @@ func TestParseYQL_SyntaxErrors(t *testing.T) {
 
 func TestParseYQL_NotImplemented(t *testing.T) {
 	for _, in := range []string{
-		`select * from music where true | all(group(a) each(output(count())))`,
+		`select * from music where true | all(group(a) each(output(xorbit(a, 3))))`,
 		`select * from music where a contains near("a", "b")`,
 		`select * from music where wand(a, {"x":1})`,
 		`select * from music where a matches "x.*"`,

@@ -1,0 +1,92 @@
+package cloud_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/govespa/govespa/vespa/cloud"
+	"github.com/govespa/govespa/vespa/cloud/cloudtest"
+	"github.com/govespa/govespa/vespa/deploy"
+)
+
+// handlerTransport serves requests in-process with a handler, as a server
+// would see them: for tests under testing/synctest, where a real listener
+// cannot run.
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	in := req.Clone(req.Context())
+	in.Host = req.URL.Host
+	in.RequestURI = req.URL.RequestURI()
+	u := *req.URL
+	u.Scheme, u.Host = "", ""
+	in.URL = &u
+	if in.Body == nil {
+		in.Body = http.NoBody
+	}
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, in)
+	if req.Body != nil {
+		req.Body.Close()
+	}
+	return rec.Result(), nil
+}
+
+// testApp is the application the tests script.
+var testApp = cloud.ApplicationID{Tenant: "scoober", Application: "albums", Instance: "default"}
+
+var devZone = cloud.Zone{Environment: "dev", Region: "aws-us-east-1c"}
+
+// newKey returns a fresh API key.
+func newKey(t *testing.T) []byte {
+	t.Helper()
+	key, err := cloud.GenerateAPIKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
+// newCloud starts an emulated control plane that accepts key, and a client
+// of it signing with key.
+func newCloud(t *testing.T, key []byte, opts ...cloudtest.Option) (*cloudtest.Server, *cloud.Client) {
+	t.Helper()
+	srv := cloudtest.NewTestServer(t, append([]cloudtest.Option{
+		cloudtest.WithAPIKey(key), cloudtest.WithLogInterval(time.Millisecond)}, opts...)...)
+	c, err := cloud.NewClient(testApp, cloud.WithEndpoint(srv.URL()), cloud.WithAPIKey(key),
+		cloud.WithHTTPClient(srv.Client()), cloud.WithPollInterval(time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c
+}
+
+// certPackage returns an application package with a client certificate.
+func certPackage(t *testing.T) *deploy.Package {
+	t.Helper()
+	p, err := deploy.NewPackageFS(mapFS("services.xml", "<services version='1.0'/>", "schemas/music.sd", "schema music {}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kp, err := cloud.GenerateKeyPair()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err = p.WithClientCertificate(kp.CertificatePEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// mapFS returns an fs.FS of name/content pairs.
+func mapFS(kv ...string) fstest.MapFS {
+	m := fstest.MapFS{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = &fstest.MapFile{Data: []byte(kv[i+1])}
+	}
+	return m
+}

@@ -1,0 +1,89 @@
+package deploy_test
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/govespa/govespa/vespa/deploy"
+)
+
+// handlerTransport serves requests in-process with a handler, as a server
+// would see them: for tests under testing/synctest, where a real listener
+// cannot run.
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	in := req.Clone(req.Context())
+	in.Host = req.URL.Host
+	in.RequestURI = req.URL.RequestURI()
+	u := *req.URL
+	u.Scheme, u.Host = "", ""
+	in.URL = &u
+	if in.Body == nil {
+		in.Body = http.NoBody
+	}
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, in)
+	if req.Body != nil {
+		req.Body.Close()
+	}
+	if err := req.Context().Err(); err != nil {
+		return nil, err // as net/http: a request whose context ended gets no response
+	}
+	return rec.Result(), nil
+}
+
+// appPackage returns a small application package in a directory.
+func appPackage(t *testing.T) *deploy.Package {
+	t.Helper()
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"services.xml": "<services version='1.0'/>", "schemas/music.sd": "schema music {}"},
+		[]string{"services.xml", "schemas/music.sd"})
+	p, err := deploy.NewPackage(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// mapFS returns an fs.FS of name/content pairs.
+func mapFS(kv ...string) fstest.MapFS {
+	m := fstest.MapFS{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = &fstest.MapFile{Data: []byte(kv[i+1])}
+	}
+	return m
+}
+
+// keyPair is a self-signed certificate and its private key, both PEM.
+type keyPair struct{ CertificatePEM, PrivateKeyPEM []byte }
+
+// newKeyPair makes a data-plane style self-signed certificate.
+func newKeyPair(t *testing.T) keyPair {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "cloud.vespa.example"},
+		NotBefore: time.Now(), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keyPair{pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})}
+}

@@ -1,0 +1,15 @@
+package ctlplane
+
+import "testing"
+
+func FuzzNewError(f *testing.F) {
+	f.Add(400, []byte(`{"error-code":"BAD_REQUEST","message":"m"}`))
+	f.Add(403, []byte(`{"code":403,"message":"Access denied"}`))
+	f.Add(502, []byte(`<html>bad gateway</html>`))
+	f.Fuzz(func(t *testing.T, status int, b []byte) {
+		e := NewError("cloud", "op", "GET", "/p", status, b)
+		if e.StatusCode() != status || e.Error() == "" || len(e.Message) > maxErrorBody+len("…") {
+			t.Fatalf("error %+v", e)
+		}
+	})
+}
