@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
+	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 	"github.com/govespa/govespa/vespa/vespatest/internal/selection"
@@ -30,7 +31,7 @@ type docReq struct {
 	path    docPath
 	params  params
 	app     *schema.Application
-	op      Operation
+	op      fault.Operation
 	timeout time.Duration
 	trace   int64
 }
@@ -136,27 +137,27 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func operationOf(rt route, method string) Operation {
+func operationOf(rt route, method string) fault.Operation {
 	if rt.isDocument() {
 		switch method {
 		case http.MethodGet:
-			return OpGet
+			return fault.OpGet
 		case http.MethodPost:
-			return OpPut
+			return fault.OpPut
 		case http.MethodPut:
-			return OpUpdate
+			return fault.OpUpdate
 		}
-		return OpRemove
+		return fault.OpRemove
 	}
 	switch method {
 	case http.MethodGet:
-		return OpVisit
+		return fault.OpVisit
 	case http.MethodPost:
-		return OpCopy
+		return fault.OpCopy
 	case http.MethodPut:
-		return OpUpdateWhere
+		return fault.OpUpdateWhere
 	}
-	return OpDeleteWhere
+	return fault.OpDeleteWhere
 }
 
 // readBody reads the request body, inflating gzip, and enforces the size limit.
@@ -189,23 +190,23 @@ func (d *docReq) readBody() ([]byte, bool) {
 // was answered (or dropped) and whether the operation should be skipped as
 // "ignored".
 func (d *docReq) injectFault(id docid.ID, hasID bool) (answered, ignored bool) {
-	f, ok := d.s.faults.pick(d.op, d.pathID)
+	f, ok := d.s.faults.Pick(d.op, d.pathID)
 	if !ok {
 		return false, false
 	}
-	switch runFault(d.r.Context(), d.w, d.r, f, d.timeout) {
-	case faultDone:
+	switch fault.Run(d.r.Context(), d.w, d.r, f, d.timeout) {
+	case fault.OutcomeDone:
 		return true, false
-	case faultTimeout:
+	case fault.OutcomeTimeout:
 		d.fail(http.StatusGatewayTimeout, "Timeout after "+millis(d.timeout)+"ms")
 		return true, false
-	case faultIgnored:
+	case fault.OutcomeIgnored:
 		d.w.Header().Set("X-Vespa-Ignored-Operation", "true")
 		return false, true
-	case faultStatus:
+	case fault.OutcomeStatus:
 		msg := f.Message
 		if msg == "" {
-			msg = defaultFaultMessage(f.Status)
+			msg = fault.DefaultMessage(f.Status)
 		}
 		if f.Backend && hasID {
 			d.failID(f.Status, id, msg)
@@ -248,9 +249,9 @@ func (d *docReq) serveDocument() {
 		return
 	}
 	switch d.op {
-	case OpGet:
+	case fault.OpGet:
 		d.get(id)
-	case OpPut, OpUpdate, OpRemove:
+	case fault.OpPut, fault.OpUpdate, fault.OpRemove:
 		d.write(id)
 	}
 }
@@ -395,7 +396,7 @@ func (d *docReq) write(id docid.ID) {
 	}
 	create, _ := d.params.boolean("create")
 	var body []byte
-	if d.op != OpRemove {
+	if d.op != fault.OpRemove {
 		var ok bool
 		if body, ok = d.readBody(); !ok {
 			return
@@ -407,7 +408,7 @@ func (d *docReq) write(id docid.ID) {
 		return
 	}
 	var wb writeBody
-	if d.op != OpRemove {
+	if d.op != fault.OpRemove {
 		if wb, err = parseWriteBody(body); err != nil {
 			d.failErr(err)
 			return
@@ -419,7 +420,7 @@ func (d *docReq) write(id docid.ID) {
 			create = wb.create
 		}
 	}
-	if d.op == OpRemove {
+	if d.op == fault.OpRemove {
 		create = false
 	}
 	answered, ignored := d.injectFault(id, true)
@@ -430,9 +431,9 @@ func (d *docReq) write(id docid.ID) {
 	var putFields []byte
 	var update jsonx.Object
 	switch d.op {
-	case OpPut:
+	case fault.OpPut:
 		putFields, ignoredFields, err = normalizeFields(sch, wb.fields, d.s.cfg.ignoreUndefined)
-	case OpUpdate:
+	case fault.OpUpdate:
 		update, ignoredFields, err = parseUpdate(sch, wb.fields, d.s.cfg.ignoreUndefined)
 	}
 	if err != nil {
@@ -470,7 +471,7 @@ type writeOutcome struct {
 
 // applyWrite performs a put, update or remove atomically, with test-and-set.
 // A nil sel is no condition.
-func (s *Server) applyWrite(id docid.ID, sch *schema.Schema, op Operation, putFields []byte, update jsonx.Object, sel *selection.Selection, create bool) writeOutcome {
+func (s *Server) applyWrite(id docid.ID, sch *schema.Schema, op fault.Operation, putFields []byte, update jsonx.Object, sel *selection.Selection, create bool) writeOutcome {
 	out := writeOutcome{status: http.StatusOK}
 	err := s.store.Mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
 		if sel != nil && !(create && !exists) {
@@ -489,9 +490,9 @@ func (s *Server) applyWrite(id docid.ID, sch *schema.Schema, op Operation, putFi
 			}
 		}
 		switch op {
-		case OpPut:
+		case fault.OpPut:
 			return putFields, true, nil
-		case OpRemove:
+		case fault.OpRemove:
 			return nil, exists, nil
 		}
 		if !exists && !create {

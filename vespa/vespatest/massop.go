@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
+	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
@@ -13,7 +14,7 @@ import (
 // processed, with the selection re-checked atomically as its condition.
 func (d *docReq) massOperation(spec *visitSpec) {
 	var update jsonx.Object
-	if d.op == OpUpdateWhere {
+	if d.op == fault.OpUpdateWhere {
 		body, ok := d.readBody()
 		if !ok {
 			return
@@ -49,10 +50,10 @@ func (d *docReq) massOperation(spec *visitSpec) {
 				continue
 			}
 			switch d.op {
-			case OpCopy:
+			case fault.OpCopy:
 				count++ // one store: copying to another cluster leaves it unchanged
 				continue
-			case OpDeleteWhere:
+			case fault.OpDeleteWhere:
 				_ = d.s.store.Mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
 					if ok, _ := spec.sel.Matches(id, cur); !exists || !ok {
 						return nil, false, nil
@@ -60,7 +61,7 @@ func (d *docReq) massOperation(spec *visitSpec) {
 					return nil, true, nil
 				})
 				count++
-			case OpUpdateWhere:
+			case fault.OpUpdateWhere:
 				sch, _ := d.app.Schema(id.DocType)
 				_ = d.s.store.Mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
 					if ok, _ := spec.sel.Matches(id, cur); !exists || !ok {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 )
 
@@ -94,10 +95,10 @@ func WithIgnoreUndefinedFields() Option {
 }
 
 // WithFaults installs fault rules at start, as [Server.AddFault] does.
-func WithFaults(rules ...FaultRule) Option {
+func WithFaults(rules ...fault.Rule) Option {
 	return optionFunc(func(c *config) error {
 		for _, r := range rules {
-			if err := r.validate(); err != nil {
+			if err := r.Validate(); err != nil {
 				return err
 			}
 		}
@@ -186,7 +187,7 @@ type config struct {
 	cluster         string
 	maxRequestBytes int64
 	ignoreUndefined bool
-	faults          []FaultRule
+	faults          []fault.Rule
 	seed            uint64
 	health          string
 	tls, mtls       bool

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/search"
 )
@@ -34,16 +35,16 @@ func newSearchMount(s *Server) http.Handler { return search.NewHandler(corpus{s}
 // serveSearch runs faults for OpSearch, then the search handler. A pure
 // latency is the handler's to wait, since only it knows the query's timeout.
 func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
-	f, ok := s.faults.pick(OpSearch, rawPath(r))
+	f, ok := s.faults.Pick(fault.OpSearch, rawPath(r))
 	if ok && f.Latency > 0 && f.Status == 0 && !f.Drop {
 		r = r.WithContext(search.WithLatency(r.Context(), f.Latency))
 		ok = false
 	}
 	if ok {
-		switch runFault(r.Context(), w, r, f, 0) {
-		case faultDone:
+		switch fault.Run(r.Context(), w, r, f, 0) {
+		case fault.OutcomeDone:
 			return
-		case faultStatus:
+		case fault.OutcomeStatus:
 			writeSearchError(w, f)
 			return
 		}
@@ -52,7 +53,7 @@ func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeSearchError renders an injected fault as a Vespa search error result.
-func writeSearchError(w http.ResponseWriter, f Fault) {
+func writeSearchError(w http.ResponseWriter, f fault.Fault) {
 	code, summary := f.Status, http.StatusText(f.Status)
 	switch f.Status {
 	case http.StatusServiceUnavailable:
@@ -64,7 +65,7 @@ func writeSearchError(w http.ResponseWriter, f Fault) {
 	}
 	msg := f.Message
 	if msg == "" {
-		msg = defaultFaultMessage(f.Status)
+		msg = fault.DefaultMessage(f.Status)
 	}
 	errObj := jsonx.Object{{Key: "code", Val: jsonx.Int(int64(code))}, {Key: "summary", Val: jsonx.String(summary)}, {Key: "message", Val: jsonx.String(msg)}}
 	root := jsonx.Object{

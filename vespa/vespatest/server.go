@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
+	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 	"github.com/govespa/govespa/vespa/vespatest/internal/store"
 )
@@ -27,7 +28,7 @@ type Server struct {
 	cfg      config
 	app      atomic.Pointer[schema.Application]
 	store    *store.Store
-	faults   *faultSet
+	faults   *fault.Set
 	health   atomic.Pointer[string]
 	sessions atomic.Int64 // last deploy session id
 
@@ -106,9 +107,9 @@ func Start(opts ...Option) (*Server, error) {
 	if serveAddr != "" {
 		cfg.addr = serveAddr // -vespatest.serve: a person will point a client here
 	}
-	s := &Server{cfg: cfg, store: store.New(), faults: newFaultSet(cfg.seed)}
+	s := &Server{cfg: cfg, store: store.New(), faults: fault.NewSet(cfg.seed)}
 	for _, r := range cfg.faults {
-		s.faults.add(r)
+		s.faults.Add(r)
 	}
 	health := cfg.health
 	s.health.Store(&health)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
+	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 	"github.com/govespa/govespa/vespa/vespatest/internal/selection"
@@ -46,7 +47,7 @@ func (d *docReq) serveVisitKind() {
 		return
 	}
 	switch d.op {
-	case OpVisit:
+	case fault.OpVisit:
 		d.visit(spec)
 	default:
 		d.massOperation(spec)
@@ -56,7 +57,7 @@ func (d *docReq) serveVisitKind() {
 func (d *docReq) parseVisit() (*visitSpec, error) {
 	p := d.params
 	spec := &visitSpec{timeout: d.timeout}
-	massOp := d.op != OpVisit
+	massOp := d.op != fault.OpVisit
 	if err := p.disallow(d.pathID, "dryRun"); err != nil {
 		return nil, err
 	}
@@ -64,12 +65,12 @@ func (d *docReq) parseVisit() (*visitSpec, error) {
 	var selText string
 	var hasSel bool
 	switch d.op {
-	case OpCopy:
+	case fault.OpCopy:
 		if _, err := p.require("destinationCluster", d.pathID); err != nil {
 			return nil, err
 		}
 		fallthrough
-	case OpUpdateWhere, OpDeleteWhere:
+	case fault.OpUpdateWhere, fault.OpDeleteWhere:
 		if selText, err = p.require("selection", d.pathID); err != nil {
 			return nil, err
 		}
@@ -442,37 +443,37 @@ func (d *docReq) visitJSONL(spec *visitSpec, deadline time.Time) {
 // one answers the status with no continuation. Mass operations fail on their
 // first document.
 func (d *docReq) visitFault(spec *visitSpec) bool {
-	f, ok := d.s.faults.pick(d.op, d.pathID)
+	f, ok := d.s.faults.Pick(d.op, d.pathID)
 	if !ok {
 		return false
 	}
-	if d.op != OpVisit && f.Latency > 0 {
+	if d.op != fault.OpVisit && f.Latency > 0 {
 		if d.massLatency(spec, f.Latency) {
 			return true
 		}
 		f.Latency = 0
 	}
-	switch runFault(d.r.Context(), d.w, d.r, f, d.timeout) {
-	case faultDone:
+	switch fault.Run(d.r.Context(), d.w, d.r, f, d.timeout) {
+	case fault.OutcomeDone:
 		return true
-	case faultTimeout:
+	case fault.OutcomeTimeout:
 		d.fail(http.StatusGatewayTimeout, "Timeout after "+millis(d.timeout)+"ms")
 		return true
-	case faultStatus:
+	case fault.OutcomeStatus:
 	default:
 		return false
 	}
 	msg := f.Message
 	if msg == "" {
-		msg = defaultFaultMessage(f.Status)
+		msg = fault.DefaultMessage(f.Status)
 	}
 	body := jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}}
 	switch {
-	case d.op == OpVisit && spec.stream:
+	case d.op == fault.OpVisit && spec.stream:
 		body = append(body, jsonx.Member{Key: "documents", Val: json.RawMessage("[]")}, jsonx.Member{Key: "documentCount", Val: jsonx.Int(0)},
 			jsonx.Member{Key: "message", Val: jsonx.String(msg)}, jsonx.Member{Key: "continuation", Val: jsonx.String(spec.token.String())})
 		writeJSON(d.w, http.StatusOK, body)
-	case d.op == OpVisit:
+	case d.op == fault.OpVisit:
 		body = append(body, jsonx.Member{Key: "documents", Val: json.RawMessage("[]")}, jsonx.Member{Key: "documentCount", Val: jsonx.Int(0)}, jsonx.Member{Key: "message", Val: jsonx.String(msg)})
 		writeJSON(d.w, f.Status, body)
 	default:
