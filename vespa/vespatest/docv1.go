@@ -13,6 +13,7 @@ import (
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
+	"github.com/govespa/govespa/vespa/vespatest/internal/httpx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 	"github.com/govespa/govespa/vespa/vespatest/internal/selection"
@@ -20,11 +21,9 @@ import (
 	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
-const jsonContentType = "application/json; charset=UTF-8"
-
 // docReq is one /document/v1 request being served.
 type docReq struct {
-	s       *Server
+	s       *Backend
 	w       http.ResponseWriter
 	r       *http.Request
 	pathID  string
@@ -36,28 +35,6 @@ type docReq struct {
 	trace   int64
 }
 
-// rawPath returns the request path exactly as sent, still percent-encoded.
-func rawPath(r *http.Request) string {
-	uri := r.RequestURI
-	if uri == "" {
-		uri = r.URL.RequestURI()
-	}
-	if i := strings.IndexByte(uri, '?'); i >= 0 {
-		uri = uri[:i]
-	}
-	if strings.HasPrefix(uri, "http://") || strings.HasPrefix(uri, "https://") {
-		return r.URL.EscapedPath()
-	}
-	return uri
-}
-
-func writeJSON(w http.ResponseWriter, status int, body jsonx.Object) {
-	w.Header().Set("Content-Type", jsonContentType)
-	w.WriteHeader(status)
-	b := body.Marshal()
-	_, _ = w.Write(b)
-}
-
 func (d *docReq) reply(status int, withID bool, id docid.ID, extra ...jsonx.Member) {
 	body := jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}}
 	if withID {
@@ -67,7 +44,7 @@ func (d *docReq) reply(status int, withID bool, id docid.ID, extra ...jsonx.Memb
 		body = append(body, jsonx.Member{Key: "trace", Val: d.traceJSON(id)})
 	}
 	body = append(body, extra...)
-	writeJSON(d.w, status, body)
+	httpx.WriteJSON(d.w, status, body)
 }
 
 func (d *docReq) traceJSON(id docid.ID) json.RawMessage {
@@ -79,7 +56,7 @@ func (d *docReq) traceJSON(id docid.ID) json.RawMessage {
 }
 
 func (d *docReq) fail(status int, msg string) {
-	writeJSON(d.w, status, jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}, {Key: "message", Val: jsonx.String(msg)}})
+	httpx.WriteJSON(d.w, status, jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}, {Key: "message", Val: jsonx.String(msg)}})
 }
 
 func (d *docReq) failID(status int, id docid.ID, msg string) {
@@ -89,8 +66,8 @@ func (d *docReq) failID(status int, id docid.ID, msg string) {
 // failErr answers a parameter or parse error with 400.
 func (d *docReq) failErr(err error) { d.fail(http.StatusBadRequest, err.Error()) }
 
-func (s *Server) serveDocV1(w http.ResponseWriter, r *http.Request) {
-	d := &docReq{s: s, w: w, r: r, pathID: rawPath(r), app: s.app.Load()}
+func (s *Backend) serveDocV1(w http.ResponseWriter, r *http.Request) {
+	d := &docReq{s: s, w: w, r: r, pathID: httpx.RawPath(r), app: s.Application.Load()}
 	p, err := parseDocPath(d.pathID)
 	if errors.Is(err, errNoRoute) {
 		d.fail(http.StatusNotFound, "Nothing at '"+d.pathID+"'. Available paths are:\n"+availablePaths)
@@ -172,7 +149,7 @@ func (d *docReq) readBody() ([]byte, bool) {
 		defer func() { _ = zr.Close() }() // the body was read to its end or abandoned
 		rd = zr
 	}
-	limit := d.s.cfg.maxRequestBytes
+	limit := d.s.MaxRequestBytes
 	body, err := io.ReadAll(io.LimitReader(rd, limit+1))
 	if err != nil {
 		d.fail(http.StatusBadRequest, "failed reading request body: "+err.Error())
@@ -190,7 +167,7 @@ func (d *docReq) readBody() ([]byte, bool) {
 // was answered (or dropped) and whether the operation should be skipped as
 // "ignored".
 func (d *docReq) injectFault(id docid.ID, hasID bool) (answered, ignored bool) {
-	f, ok := d.s.faults.Pick(d.op, d.pathID)
+	f, ok := d.s.Faults.Pick(d.op, d.pathID)
 	if !ok {
 		return false, false
 	}
@@ -289,7 +266,7 @@ func (d *docReq) get(id docid.ID) {
 	if answered, _ := d.injectFault(id, true); answered {
 		return
 	}
-	e, found := d.s.store.Get(id)
+	e, found := d.s.Store.Get(id)
 	if !found {
 		d.reply(http.StatusNotFound, true, id)
 		return
@@ -432,9 +409,9 @@ func (d *docReq) write(id docid.ID) {
 	var update jsonx.Object
 	switch d.op {
 	case fault.OpPut:
-		putFields, ignoredFields, err = normalizeFields(sch, wb.fields, d.s.cfg.ignoreUndefined)
+		putFields, ignoredFields, err = normalizeFields(sch, wb.fields, d.s.IgnoreUndefined)
 	case fault.OpUpdate:
-		update, ignoredFields, err = parseUpdate(sch, wb.fields, d.s.cfg.ignoreUndefined)
+		update, ignoredFields, err = parseUpdate(sch, wb.fields, d.s.IgnoreUndefined)
 	}
 	if err != nil {
 		d.failErr(err)
@@ -471,9 +448,9 @@ type writeOutcome struct {
 
 // applyWrite performs a put, update or remove atomically, with test-and-set.
 // A nil sel is no condition.
-func (s *Server) applyWrite(id docid.ID, sch *schema.Schema, op fault.Operation, putFields []byte, update jsonx.Object, sel *selection.Selection, create bool) writeOutcome {
+func (s *Backend) applyWrite(id docid.ID, sch *schema.Schema, op fault.Operation, putFields []byte, update jsonx.Object, sel *selection.Selection, create bool) writeOutcome {
 	out := writeOutcome{status: http.StatusOK}
-	err := s.store.Mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
+	err := s.Store.Mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
 		if sel != nil && !(create && !exists) {
 			if !exists {
 				out = conditionFailed(id, "Document does not exist")

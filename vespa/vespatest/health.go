@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/httpx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
@@ -52,19 +53,19 @@ func healthBody(code string) jsonx.Object {
 func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/state/v1/health":
-		writeJSON(w, http.StatusOK, healthBody(s.Health()))
+		httpx.WriteJSON(w, http.StatusOK, healthBody(s.Health()))
 	case "/state/v1/version":
-		writeJSON(w, http.StatusOK, jsonx.Object{{Key: "version", Val: jsonx.String(vespaVersion)}})
+		httpx.WriteJSON(w, http.StatusOK, jsonx.Object{{Key: "version", Val: jsonx.String(vespaVersion)}})
 	case "/state/v1/config":
 		g := s.app.Load().Generation
 		cfg := fmt.Sprintf(`{"generation":%d,"applyOnRestart":false,"container":{"generation":%d},"wantedGeneration":%d}`, g, g, g)
-		writeJSON(w, http.StatusOK, jsonx.Object{{Key: "config", Val: []byte(cfg)}})
+		httpx.WriteJSON(w, http.StatusOK, jsonx.Object{{Key: "config", Val: []byte(cfg)}})
 	case "/state/v1", "/state/v1/":
 		base := "http://" + r.Host + "/state/v1/"
 		res := `[{"url":"` + base + `config"},{"url":"` + base + `health"},{"url":"` + base + `version"}]`
-		writeJSON(w, http.StatusOK, jsonx.Object{{Key: "resources", Val: []byte(res)}})
+		httpx.WriteJSON(w, http.StatusOK, jsonx.Object{{Key: "resources", Val: []byte(res)}})
 	default:
-		writeJSON(w, http.StatusNotFound, jsonx.Object{{Key: "message", Val: jsonx.String("Not found: " + r.URL.Path)}})
+		httpx.WriteJSON(w, http.StatusNotFound, jsonx.Object{{Key: "message", Val: jsonx.String("Not found: " + r.URL.Path)}})
 	}
 }
 
@@ -80,7 +81,7 @@ func (s *Server) serveStatusHTML(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) serveApplicationStatus(w http.ResponseWriter, r *http.Request) {
 	if s.Health() != healthUp {
-		writeJSON(w, http.StatusServiceUnavailable, jsonx.Object{{Key: "message", Val: jsonx.String("vespatest: not up")}})
+		httpx.WriteJSON(w, http.StatusServiceUnavailable, jsonx.Object{{Key: "message", Val: jsonx.String("vespatest: not up")}})
 		return
 	}
 	app := s.app.Load()
@@ -91,7 +92,7 @@ func (s *Server) serveApplicationStatus(w http.ResponseWriter, r *http.Request) 
 		{Key: "date", Val: jsonx.String(now.Format(time.UnixDate))}, {Key: "checksum", Val: jsonx.String(strconv.FormatInt(app.Generation, 16))},
 	}
 	appObj := jsonx.Object{{Key: "vespa", Val: jsonx.Object{{Key: "version", Val: jsonx.String(vespaVersion)}}.Marshal()}, {Key: "meta", Val: meta.Marshal()}}
-	writeJSON(w, http.StatusOK, jsonx.Object{
+	httpx.WriteJSON(w, http.StatusOK, jsonx.Object{
 		{Key: "application", Val: appObj.Marshal()},
 		{Key: "abstractComponents", Val: []byte("[]")},
 		{Key: "handlers", Val: handlerList(r.Host)},

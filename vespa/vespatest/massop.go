@@ -6,6 +6,7 @@ import (
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
+	"github.com/govespa/govespa/vespa/vespatest/internal/httpx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
@@ -31,7 +32,7 @@ func (d *docReq) massOperation(spec *visitSpec) {
 			return
 		}
 		if ignored {
-			if !d.s.cfg.ignoreUndefined {
+			if !d.s.IgnoreUndefined {
 				_, _, err = parseUpdate(spec.schema, wb.fields, false)
 				d.failErr(err)
 				return
@@ -54,7 +55,7 @@ func (d *docReq) massOperation(spec *visitSpec) {
 				count++ // one store: copying to another cluster leaves it unchanged
 				continue
 			case fault.OpDeleteWhere:
-				_ = d.s.store.Mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
+				_ = d.s.Store.Mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
 					if ok, _ := spec.sel.Matches(id, cur); !exists || !ok {
 						return nil, false, nil
 					}
@@ -63,7 +64,7 @@ func (d *docReq) massOperation(spec *visitSpec) {
 				count++
 			case fault.OpUpdateWhere:
 				sch, _ := d.app.Schema(id.DocType)
-				_ = d.s.store.Mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
+				_ = d.s.Store.Mutate(id, func(cur []byte, exists bool) ([]byte, bool, error) {
 					if ok, _ := spec.sel.Matches(id, cur); !exists || !ok {
 						return nil, false, nil // raced: counted as fine, as in Vespa
 					}
@@ -83,13 +84,13 @@ func (d *docReq) massOperation(spec *visitSpec) {
 		body = append(body, jsonx.Member{Key: "trace", Val: d.traceJSON(docid.ID{})})
 	}
 	if failure != "" {
-		writeJSON(d.w, http.StatusInternalServerError, append(body, jsonx.Member{Key: "message", Val: jsonx.String(failure)}))
+		httpx.WriteJSON(d.w, http.StatusInternalServerError, append(body, jsonx.Member{Key: "message", Val: jsonx.String(failure)}))
 		return
 	}
 	if !done {
 		body = append(body, jsonx.Member{Key: "continuation", Val: jsonx.String(next.String())})
 	}
-	writeJSON(d.w, http.StatusOK, body)
+	httpx.WriteJSON(d.w, http.StatusOK, body)
 }
 
 // visitSessionTimeout is DocumentV1ApiHandler.visitTimeout: the visitor
@@ -128,6 +129,6 @@ func (d *docReq) massLatency(spec *visitSpec, latency time.Duration) bool {
 	if d.trace > 0 {
 		body = append(body, jsonx.Member{Key: "trace", Val: d.traceJSON(docid.ID{})})
 	}
-	writeJSON(d.w, http.StatusOK, append(body, jsonx.Member{Key: "continuation", Val: jsonx.String(spec.token.String())}))
+	httpx.WriteJSON(d.w, http.StatusOK, append(body, jsonx.Member{Key: "continuation", Val: jsonx.String(spec.token.String())}))
 	return true
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/httpx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
@@ -13,13 +14,13 @@ import (
 func (s *Server) routes() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.authorized(r) {
-			writeJSON(w, http.StatusForbidden, jsonx.Object{{Key: "code", Val: jsonx.Int(403)}, {Key: "message", Val: jsonx.String("Access denied")}})
+			httpx.WriteJSON(w, http.StatusForbidden, jsonx.Object{{Key: "code", Val: jsonx.Int(403)}, {Key: "message", Val: jsonx.String("Access denied")}})
 			return
 		}
-		path := rawPath(r)
+		path := httpx.RawPath(r)
 		switch {
 		case path == "/document/v1" || strings.HasPrefix(path, "/document/v1/"):
-			s.serveDocV1(w, r)
+			s.docs.serveDocV1(w, r)
 		case path == "/search/" || path == "/search":
 			s.serveSearch(w, r)
 		case strings.HasPrefix(path, "/state/v1"):
@@ -29,9 +30,9 @@ func (s *Server) routes() http.Handler {
 		case path == "/ApplicationStatus":
 			s.serveApplicationStatus(w, r)
 		case path == "/":
-			writeJSON(w, http.StatusOK, jsonx.Object{{Key: "handlers", Val: handlerList(r.Host)}})
+			httpx.WriteJSON(w, http.StatusOK, jsonx.Object{{Key: "handlers", Val: handlerList(r.Host)}})
 		default:
-			writeJSON(w, http.StatusNotFound, jsonx.Object{{Key: "code", Val: jsonx.Int(404)}, {Key: "message", Val: jsonx.String("No request handler bound to " + path)}})
+			httpx.WriteJSON(w, http.StatusNotFound, jsonx.Object{{Key: "code", Val: jsonx.Int(404)}, {Key: "message", Val: jsonx.String("No request handler bound to " + path)}})
 		}
 	})
 }

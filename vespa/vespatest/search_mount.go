@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
+	"github.com/govespa/govespa/vespa/vespatest/internal/httpx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/search"
 )
@@ -35,7 +36,7 @@ func newSearchMount(s *Server) http.Handler { return search.NewHandler(corpus{s}
 // serveSearch runs faults for OpSearch, then the search handler. A pure
 // latency is the handler's to wait, since only it knows the query's timeout.
 func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
-	f, ok := s.faults.Pick(fault.OpSearch, rawPath(r))
+	f, ok := s.faults.Pick(fault.OpSearch, httpx.RawPath(r))
 	if ok && f.Latency > 0 && f.Status == 0 && !f.Drop {
 		r = r.WithContext(search.WithLatency(r.Context(), f.Latency))
 		ok = false
@@ -73,5 +74,5 @@ func writeSearchError(w http.ResponseWriter, f fault.Fault) {
 		{Key: "fields", Val: json.RawMessage(`{"totalCount":0}`)},
 		{Key: "errors", Val: json.RawMessage("[" + string(errObj.Marshal()) + "]")},
 	}
-	writeJSON(w, f.Status, jsonx.Object{{Key: "root", Val: root.Marshal()}})
+	httpx.WriteJSON(w, f.Status, jsonx.Object{{Key: "root", Val: root.Marshal()}})
 }

@@ -28,6 +28,7 @@ type Server struct {
 	cfg      config
 	app      atomic.Pointer[schema.Application]
 	store    *store.Store
+	docs     *Backend // /document/v1
 	faults   *fault.Set
 	health   atomic.Pointer[string]
 	sessions atomic.Int64 // last deploy session id
@@ -108,6 +109,8 @@ func Start(opts ...Option) (*Server, error) {
 		cfg.addr = serveAddr // -vespatest.serve: a person will point a client here
 	}
 	s := &Server{cfg: cfg, store: store.New(), faults: fault.NewSet(cfg.seed)}
+	s.docs = &Backend{Store: s.store, Application: &s.app, Faults: s.faults,
+		IgnoreUndefined: cfg.ignoreUndefined, MaxRequestBytes: cfg.maxRequestBytes}
 	for _, r := range cfg.faults {
 		s.faults.Add(r)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
+	"github.com/govespa/govespa/vespa/vespatest/internal/httpx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 	"github.com/govespa/govespa/vespa/vespatest/internal/selection"
@@ -285,12 +286,12 @@ type visited struct {
 // scan reads whole buckets from the token's position until at least wanted
 // documents are collected, the slice is done, or the deadline passes; emit
 // is called per bucket. It returns the token for the rest (done: none).
-func (s *Server) scan(spec *visitSpec, deadline time.Time, emit func([]visited)) (next visitToken, done bool) {
+func (s *Backend) scan(spec *visitSpec, deadline time.Time, emit func([]visited)) (next visitToken, done bool) {
 	t := spec.token
 	var count int64
 	for b := t.nextBucket(t.next); b < store.BucketCount; b = t.nextBucket(b + 1) {
 		var batch []visited
-		for _, doc := range s.store.ReadBucket(int(b)) {
+		for _, doc := range s.Store.ReadBucket(int(b)) {
 			if spec.from != 0 && doc.Modified < spec.from || spec.to != 0 && doc.Modified >= spec.to {
 				continue
 			}
@@ -330,14 +331,14 @@ func (s *Server) scan(spec *visitSpec, deadline time.Time, emit func([]visited))
 	return t, false
 }
 
-func (s *Server) renderVisited(spec *visitSpec, v visited) json.RawMessage {
+func (s *Backend) renderVisited(spec *visitSpec, v visited) json.RawMessage {
 	if v.removed {
 		return jsonx.Object{{Key: "remove", Val: jsonx.String(v.id)}}.Marshal()
 	}
 	sch := spec.schema
 	if sch == nil {
 		if id, err := docid.Parse(v.id); err == nil {
-			sch, _ = s.app.Load().Schema(id.DocType)
+			sch, _ = s.Application.Load().Schema(id.DocType)
 		}
 	}
 	return jsonx.Object{{Key: "id", Val: jsonx.String(v.id)}, {Key: "fields", Val: renderFields(sch, v.fields, spec.fields, spec.tensors)}}.Marshal()
@@ -353,7 +354,7 @@ func (d *docReq) visit(spec *visitSpec) {
 	var flusher func()
 	w := d.w
 	if spec.stream {
-		w.Header().Set("Content-Type", jsonContentType)
+		w.Header().Set("Content-Type", httpx.JSONContentType)
 		w.WriteHeader(http.StatusOK)
 		rc := http.NewResponseController(w)
 		flusher = func() {
@@ -392,7 +393,7 @@ func (d *docReq) visit(spec *visitSpec) {
 		flusher()
 		return
 	}
-	w.Header().Set("Content-Type", jsonContentType)
+	w.Header().Set("Content-Type", httpx.JSONContentType)
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(buf.Bytes())
 }
@@ -443,7 +444,7 @@ func (d *docReq) visitJSONL(spec *visitSpec, deadline time.Time) {
 // one answers the status with no continuation. Mass operations fail on their
 // first document.
 func (d *docReq) visitFault(spec *visitSpec) bool {
-	f, ok := d.s.faults.Pick(d.op, d.pathID)
+	f, ok := d.s.Faults.Pick(d.op, d.pathID)
 	if !ok {
 		return false
 	}
@@ -472,16 +473,16 @@ func (d *docReq) visitFault(spec *visitSpec) bool {
 	case d.op == fault.OpVisit && spec.stream:
 		body = append(body, jsonx.Member{Key: "documents", Val: json.RawMessage("[]")}, jsonx.Member{Key: "documentCount", Val: jsonx.Int(0)},
 			jsonx.Member{Key: "message", Val: jsonx.String(msg)}, jsonx.Member{Key: "continuation", Val: jsonx.String(spec.token.String())})
-		writeJSON(d.w, http.StatusOK, body)
+		httpx.WriteJSON(d.w, http.StatusOK, body)
 	case d.op == fault.OpVisit:
 		body = append(body, jsonx.Member{Key: "documents", Val: json.RawMessage("[]")}, jsonx.Member{Key: "documentCount", Val: jsonx.Int(0)}, jsonx.Member{Key: "message", Val: jsonx.String(msg)})
-		writeJSON(d.w, f.Status, body)
+		httpx.WriteJSON(d.w, f.Status, body)
 	default:
 		n := 0
 		spec.wanted = 1
 		d.s.scan(spec, time.Now().Add(time.Second), func(b []visited) { n += len(b) })
 		body = append(body, jsonx.Member{Key: "documentCount", Val: jsonx.Int(int64(min(n, 1)))}, jsonx.Member{Key: "message", Val: jsonx.String(msg)})
-		writeJSON(d.w, f.Status, body)
+		httpx.WriteJSON(d.w, f.Status, body)
 	}
 	return true
 }
