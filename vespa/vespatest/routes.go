@@ -20,7 +20,7 @@ func (s *Server) routes() http.Handler {
 		path := httpx.RawPath(r)
 		switch {
 		case path == "/document/v1" || strings.HasPrefix(path, "/document/v1/"):
-			s.docs.serveDocV1(w, r)
+			s.docs.ServeDocV1(w, r)
 		case path == "/search/" || path == "/search":
 			s.serveSearch(w, r)
 		case strings.HasPrefix(path, "/state/v1"):

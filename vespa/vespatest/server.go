@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/docapi"
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
@@ -28,7 +29,7 @@ type Server struct {
 	cfg      config
 	app      atomic.Pointer[schema.Application]
 	store    *store.Store
-	docs     *Backend // /document/v1
+	docs     *docapi.Backend // /document/v1
 	faults   *fault.Set
 	health   atomic.Pointer[string]
 	sessions atomic.Int64 // last deploy session id
@@ -109,7 +110,7 @@ func Start(opts ...Option) (*Server, error) {
 		cfg.addr = serveAddr // -vespatest.serve: a person will point a client here
 	}
 	s := &Server{cfg: cfg, store: store.New(), faults: fault.NewSet(cfg.seed)}
-	s.docs = &Backend{Store: s.store, Application: &s.app, Faults: s.faults,
+	s.docs = &docapi.Backend{Store: s.store, Application: &s.app, Faults: s.faults,
 		IgnoreUndefined: cfg.ignoreUndefined, MaxRequestBytes: cfg.maxRequestBytes}
 	for _, r := range cfg.faults {
 		s.faults.Add(r)
@@ -272,7 +273,7 @@ func (s *Server) PutDocument(id string, fields json.RawMessage) error {
 	if !ok {
 		return fmt.Errorf("vespatest: Document type %s does not exist", d.DocType)
 	}
-	norm, _, err := normalizeFields(sch, fields, false)
+	norm, _, err := docapi.NormalizeFields(sch, fields, false)
 	if err != nil {
 		return fmt.Errorf("vespatest: %w", err)
 	}

@@ -1,4 +1,4 @@
-package vespatest
+package docapi
 
 import (
 	"sync/atomic"

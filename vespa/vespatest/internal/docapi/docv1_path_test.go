@@ -1,10 +1,9 @@
-package vespatest
+package docapi
 
 import (
 	"testing"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
-	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 )
 
 func TestParseDocPath_mapsToIDs(t *testing.T) {
@@ -53,10 +52,4 @@ func FuzzParseDocPath(f *testing.F) {
 			t.Fatalf("%q: id %q does not round-trip: %v", s, id.Full, err)
 		}
 	})
-}
-
-func FuzzParseSchema(f *testing.F) {
-	f.Add("schema music { document music { field a type string { indexing: summary | index } } }")
-	f.Add("schema x { document x { field t type tensor<float>(x[3]) { indexing: attribute\n attribute { distance-metric: angular } } } }")
-	f.Fuzz(func(t *testing.T, s string) { _, _ = schema.Parse(s) })
 }

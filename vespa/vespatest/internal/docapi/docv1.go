@@ -1,4 +1,7 @@
-package vespatest
+// Package docapi is the emulator's /document/v1: single-document operations
+// with conditions, visiting with continuation tokens and slices, and
+// update-where, delete-where and copy, answered as Vespa's handler answers.
+package docapi
 
 import (
 	"bytes"
@@ -66,7 +69,7 @@ func (d *docReq) failID(status int, id docid.ID, msg string) {
 // failErr answers a parameter or parse error with 400.
 func (d *docReq) failErr(err error) { d.fail(http.StatusBadRequest, err.Error()) }
 
-func (s *Backend) serveDocV1(w http.ResponseWriter, r *http.Request) {
+func (s *Backend) ServeDocV1(w http.ResponseWriter, r *http.Request) {
 	d := &docReq{s: s, w: w, r: r, pathID: httpx.RawPath(r), app: s.Application.Load()}
 	p, err := parseDocPath(d.pathID)
 	if errors.Is(err, errNoRoute) {
@@ -409,7 +412,7 @@ func (d *docReq) write(id docid.ID) {
 	var update jsonx.Object
 	switch d.op {
 	case fault.OpPut:
-		putFields, ignoredFields, err = normalizeFields(sch, wb.fields, d.s.IgnoreUndefined)
+		putFields, ignoredFields, err = NormalizeFields(sch, wb.fields, d.s.IgnoreUndefined)
 	case fault.OpUpdate:
 		update, ignoredFields, err = parseUpdate(sch, wb.fields, d.s.IgnoreUndefined)
 	}

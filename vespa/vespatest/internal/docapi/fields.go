@@ -1,4 +1,4 @@
-package vespatest
+package docapi
 
 import (
 	"encoding/json"
@@ -10,10 +10,10 @@ import (
 	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
-// normalizeFields validates a put's fields against the schema (nil: lenient)
+// NormalizeFields validates a put's fields against the schema (nil: lenient)
 // and returns the JSON object to store. Unknown fields are an error, or
 // dropped when ignoreUndefined is set (ignored reports that).
-func normalizeFields(sch *schema.Schema, raw json.RawMessage, ignoreUndefined bool) (stored []byte, ignored bool, err error) {
+func NormalizeFields(sch *schema.Schema, raw json.RawMessage, ignoreUndefined bool) (stored []byte, ignored bool, err error) {
 	obj, err := jsonx.ParseObject(raw)
 	if err != nil {
 		return nil, false, fmt.Errorf("failed parsing document: %w", err)
