@@ -35,7 +35,7 @@ func ExampleRetrying() {
 
 // Query the emulator with a query vector embedded on the client side. The
 // documents were fed with vectors from the same embedder (see feedAndSearch
-// in emulator_test.go: ModelConfig.FillEmbedding on a schema generated with
+// in emulator_ext_test.go: ModelConfig.FillEmbedding on a schema generated with
 // EmbeddingField{Fed: true}).
 func ExampleModelConfig_NearestNeighborQuery() {
 	ctx := context.Background()
