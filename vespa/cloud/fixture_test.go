@@ -6,17 +6,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/deploy"
 )
-
-// fixtureDir holds the real Vespa exchanges shared by the project.
-const fixtureDir = "../../../shared/vespa-fixtures"
 
 type fixture struct {
 	Name    string `json:"name"`
@@ -39,13 +35,7 @@ func (f fixture) body() []byte {
 
 func loadFixtures(t *testing.T, file string) map[string]fixture {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixtureDir, file))
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("fixtures not present: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFixture(t, file)
 	var list []fixture
 	if err := json.Unmarshal(data, &list); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -64,7 +65,7 @@ func compareBody(c fixture, setup caseSetup, got []byte, base string) error {
 	}
 	switch c.BodyMatch {
 	case "subset", "contains-fields":
-		if !subset(want, have) {
+		if !testutil.Subset(want, have) {
 			return fmt.Errorf("body %s does not contain %s", clip(got), c.ResponseBody)
 		}
 	case "message-prefix":
@@ -84,34 +85,6 @@ func compareBody(c fixture, setup caseSetup, got []byte, base string) error {
 		}
 	}
 	return nil
-}
-
-func subset(want, have any) bool {
-	switch w := want.(type) {
-	case map[string]any:
-		h, ok := have.(map[string]any)
-		if !ok {
-			return false
-		}
-		for k, v := range w {
-			if !subset(v, h[k]) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		h, ok := have.([]any)
-		if !ok || len(h) != len(w) {
-			return false
-		}
-		for i := range w {
-			if !subset(w[i], h[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(want, have)
 }
 
 // visitAll follows continuations from the first response and returns every
