@@ -213,10 +213,6 @@ func (c *Client) Search(ctx context.Context, req *Request) (*Result, error) {
 func (c *Client) decode(resp *wire.Response) (*Result, error) {
 	ok := resp.OK()
 	r, derr := DecodeResult(resp.Body)
-	if derr == nil && ok && r.Root.ID == "" {
-		// Vespa's result always has a root hit, with the id "toplevel".
-		r, derr = nil, fmt.Errorf("%w: no root hit", ErrMalformedResponse)
-	}
 	if derr != nil {
 		return nil, newResponseError(resp, nil, excerpt(resp.Body), derr)
 	}

@@ -147,7 +147,7 @@ func (r *Result) Err() error {
 
 // wireResult is the JSON shape of a response.
 type wireResult struct {
-	Root   wireRoot        `json:"root"`
+	Root   *wireRoot       `json:"root"`
 	Timing *Timing         `json:"timing"`
 	Trace  json.RawMessage `json:"trace"`
 }
@@ -167,6 +167,11 @@ func DecodeResult(body []byte) (*Result, error) {
 	var w wireResult
 	if err := json.Unmarshal(body, &w); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrMalformedResponse, err)
+	}
+	if w.Root == nil {
+		// Vespa's result always has a root object; null, {} or an
+		// {"error": ...} from something else in front of Vespa is not one.
+		return nil, fmt.Errorf("%w: no root object", ErrMalformedResponse)
 	}
 	r := &Result{
 		Coverage: w.Root.Coverage,

@@ -45,6 +45,11 @@
 // retries nothing, a transient 409 included: the caller decides whether to
 // send again.
 //
+// The vespa client narrows SyncRequest for non-idempotent operations
+// (updates with arithmetic or add, conditional writes): after a connection
+// error it re-sends them only when the error proves that nothing was sent (a
+// refused connection, a failed DNS lookup).
+//
 // Where a retried outcome (typically a 429 or 503 response) carries
 // Retry-After ([RetryAfterer]), the policy waits at least that long, but never
 // longer than its own cap ([Wait.Max]) and never longer than
