@@ -1,8 +1,6 @@
 package cloud_test
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -11,29 +9,6 @@ import (
 	"github.com/govespa/govespa/vespa/cloud/cloudtest"
 	"github.com/govespa/govespa/vespa/deploy"
 )
-
-// handlerTransport serves requests in-process with a handler, as a server
-// would see them: for tests under testing/synctest, where a real listener
-// cannot run.
-type handlerTransport struct{ h http.Handler }
-
-func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	in := req.Clone(req.Context())
-	in.Host = req.URL.Host
-	in.RequestURI = req.URL.RequestURI()
-	u := *req.URL
-	u.Scheme, u.Host = "", ""
-	in.URL = &u
-	if in.Body == nil {
-		in.Body = http.NoBody
-	}
-	rec := httptest.NewRecorder()
-	t.h.ServeHTTP(rec, in)
-	if req.Body != nil {
-		req.Body.Close()
-	}
-	return rec.Result(), nil
-}
 
 // testApp is the application the tests script.
 var testApp = cloud.ApplicationID{Tenant: "scoober", Application: "albums", Instance: "default"}

@@ -8,40 +8,12 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"math/big"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"github.com/govespa/govespa/vespa/deploy"
 )
-
-// handlerTransport serves requests in-process with a handler, as a server
-// would see them: for tests under testing/synctest, where a real listener
-// cannot run.
-type handlerTransport struct{ h http.Handler }
-
-func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	in := req.Clone(req.Context())
-	in.Host = req.URL.Host
-	in.RequestURI = req.URL.RequestURI()
-	u := *req.URL
-	u.Scheme, u.Host = "", ""
-	in.URL = &u
-	if in.Body == nil {
-		in.Body = http.NoBody
-	}
-	rec := httptest.NewRecorder()
-	t.h.ServeHTTP(rec, in)
-	if req.Body != nil {
-		req.Body.Close()
-	}
-	if err := req.Context().Err(); err != nil {
-		return nil, err // as net/http: a request whose context ended gets no response
-	}
-	return rec.Result(), nil
-}
 
 // appPackage returns a small application package in a directory.
 func appPackage(t *testing.T) *deploy.Package {

@@ -15,6 +15,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/models"
 	"github.com/govespa/govespa/vespa/retries"
@@ -311,17 +312,11 @@ func TestValidate_InvalidConfigMakesNoRequest(t *testing.T) {
 	}
 }
 
-// roundTripFunc is an in-memory transport, for the test that runs under
-// synctest (real sockets would keep the bubble from ever idling).
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
 func TestValidate_WaitsOfURLValidation(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
 		var at []time.Duration
-		hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		hc := &http.Client{Transport: testutil.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 			at = append(at, time.Since(start))
 			status := 503
 			if len(at) == 3 {
