@@ -35,27 +35,12 @@ func (s *Server) SetHealth(code string) error {
 // Health returns the current /state/v1/health status code.
 func (s *Server) Health() string { return *s.health.Load() }
 
-// vespaVersion is the version the emulator claims to be.
-const vespaVersion = "8.999.0"
-
-func healthBody(code string) jsonx.Object {
-	now := time.Now()
-	ms := now.UnixMilli()
-	status := jsonx.Object{{Key: "code", Val: jsonx.String(code)}}
-	if code != healthUp {
-		status = append(status, jsonx.Member{Key: "message", Val: jsonx.String("vespatest: status is " + code)})
-	}
-	metrics := fmt.Sprintf(`{"snapshot":{"from":%d.000,"to":%d.000},"values":[{"name":"requestsPerSecond","values":{"count":0,"rate":0}},{"name":"latencySeconds","values":{"average":0,"sum":0,"count":0,"max":0,"min":0,"rate":0}}]}`,
-		now.Add(-time.Minute).Unix(), now.Unix())
-	return jsonx.Object{{Key: "time", Val: jsonx.Int(ms)}, {Key: "status", Val: status.Marshal()}, {Key: "metrics", Val: []byte(metrics)}}
-}
-
 func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/state/v1/health":
-		httpx.WriteJSON(w, http.StatusOK, healthBody(s.Health()))
+		httpx.WriteJSON(w, http.StatusOK, httpx.HealthBody(s.Health()))
 	case "/state/v1/version":
-		httpx.WriteJSON(w, http.StatusOK, jsonx.Object{{Key: "version", Val: jsonx.String(vespaVersion)}})
+		httpx.WriteJSON(w, http.StatusOK, jsonx.Object{{Key: "version", Val: jsonx.String(httpx.VespaVersion)}})
 	case "/state/v1/config":
 		g := s.app.Load().Generation
 		cfg := fmt.Sprintf(`{"generation":%d,"applyOnRestart":false,"container":{"generation":%d},"wantedGeneration":%d}`, g, g, g)
@@ -91,7 +76,7 @@ func (s *Server) serveApplicationStatus(w http.ResponseWriter, r *http.Request) 
 		{Key: "generation", Val: jsonx.Int(app.Generation)}, {Key: "timestamp", Val: jsonx.Int(now.UnixMilli())},
 		{Key: "date", Val: jsonx.String(now.Format(time.UnixDate))}, {Key: "checksum", Val: jsonx.String(strconv.FormatInt(app.Generation, 16))},
 	}
-	appObj := jsonx.Object{{Key: "vespa", Val: jsonx.Object{{Key: "version", Val: jsonx.String(vespaVersion)}}.Marshal()}, {Key: "meta", Val: meta.Marshal()}}
+	appObj := jsonx.Object{{Key: "vespa", Val: jsonx.Object{{Key: "version", Val: jsonx.String(httpx.VespaVersion)}}.Marshal()}, {Key: "meta", Val: meta.Marshal()}}
 	httpx.WriteJSON(w, http.StatusOK, jsonx.Object{
 		{Key: "application", Val: appObj.Marshal()},
 		{Key: "abstractComponents", Val: []byte("[]")},

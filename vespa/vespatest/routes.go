@@ -57,11 +57,11 @@ func handlerList(host string) json.RawMessage {
 		ServerBindings []string `json:"serverBindings"`
 	}
 	list := []handler{
-		{"com.yahoo.document.restapi.resource.DocumentV1ApiHandler", "com.yahoo.document.restapi.resource.DocumentV1ApiHandler", "vespaclient-container-plugin:" + vespaVersion, []string{"http://*/document/v1/*"}},
-		{"com.yahoo.search.handler.SearchHandler", "com.yahoo.search.handler.SearchHandler", "container-search-and-docproc:" + vespaVersion, []string{"http://*/search/*"}},
-		{"com.yahoo.container.jdisc.state.StateHandler", "com.yahoo.container.jdisc.state.StateHandler", "container-disc:" + vespaVersion, []string{"http://*/state/v1", "http://*/state/v1/*"}},
-		{"status.html", "com.yahoo.container.handler.VipStatusHandler", "container-disc:" + vespaVersion, []string{"http://*/status.html"}},
-		{"application-status", "com.yahoo.container.handler.observability.ApplicationStatusHandler", "container-disc:" + vespaVersion, []string{"http://*/ApplicationStatus"}},
+		{"com.yahoo.document.restapi.resource.DocumentV1ApiHandler", "com.yahoo.document.restapi.resource.DocumentV1ApiHandler", "vespaclient-container-plugin:" + httpx.VespaVersion, []string{"http://*/document/v1/*"}},
+		{"com.yahoo.search.handler.SearchHandler", "com.yahoo.search.handler.SearchHandler", "container-search-and-docproc:" + httpx.VespaVersion, []string{"http://*/search/*"}},
+		{"com.yahoo.container.jdisc.state.StateHandler", "com.yahoo.container.jdisc.state.StateHandler", "container-disc:" + httpx.VespaVersion, []string{"http://*/state/v1", "http://*/state/v1/*"}},
+		{"status.html", "com.yahoo.container.handler.VipStatusHandler", "container-disc:" + httpx.VespaVersion, []string{"http://*/status.html"}},
+		{"application-status", "com.yahoo.container.handler.observability.ApplicationStatusHandler", "container-disc:" + httpx.VespaVersion, []string{"http://*/ApplicationStatus"}},
 	}
 	b, _ := json.Marshal(list)
 	return b

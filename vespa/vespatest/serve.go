@@ -122,6 +122,6 @@ func writeServeHint(w io.Writer, s *Server, files *pemFiles) {
 	cs := s.cfgServer
 	s.cfgMu.Unlock()
 	if cs != nil {
-		fmt.Fprintf(w, "vespatest: config server (deploy) on %s\n", cs.url)
+		fmt.Fprintf(w, "vespatest: config server (deploy) on %s\n", cs.URL)
 	}
 }

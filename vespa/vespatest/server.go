@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/configserver"
 	"github.com/govespa/govespa/vespa/vespatest/internal/docapi"
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
@@ -45,7 +46,7 @@ type Server struct {
 	client     *http.Client
 
 	cfgMu     sync.Mutex
-	cfgServer *configServer
+	cfgServer *configserver.Server
 
 	closeOnce sync.Once
 }
@@ -235,7 +236,7 @@ func (s *Server) Close() {
 		}
 		s.cfgMu.Lock()
 		if s.cfgServer != nil {
-			s.cfgServer.close(ctx)
+			s.cfgServer.Close(ctx)
 		}
 		s.cfgMu.Unlock()
 		if s.client != nil {
