@@ -2,9 +2,9 @@ package cloud_test
 
 import (
 	"testing"
-	"testing/fstest"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/cloud"
 	"github.com/govespa/govespa/vespa/cloud/cloudtest"
 	"github.com/govespa/govespa/vespa/deploy"
@@ -42,7 +42,7 @@ func newCloud(t *testing.T, key []byte, opts ...cloudtest.Option) (*cloudtest.Se
 // certPackage returns an application package with a client certificate.
 func certPackage(t *testing.T) *deploy.Package {
 	t.Helper()
-	p, err := deploy.NewPackageFS(mapFS("services.xml", "<services version='1.0'/>", "schemas/music.sd", "schema music {}"))
+	p, err := deploy.NewPackageFS(testutil.MapFS("services.xml", "<services version='1.0'/>", "schemas/music.sd", "schema music {}"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,13 +55,4 @@ func certPackage(t *testing.T) *deploy.Package {
 		t.Fatal(err)
 	}
 	return p
-}
-
-// mapFS returns an fs.FS of name/content pairs.
-func mapFS(kv ...string) fstest.MapFS {
-	m := fstest.MapFS{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i]] = &fstest.MapFile{Data: []byte(kv[i+1])}
-	}
-	return m
 }

@@ -9,7 +9,6 @@ import (
 	"encoding/pem"
 	"math/big"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/govespa/govespa/vespa/deploy"
@@ -26,15 +25,6 @@ func appPackage(t *testing.T) *deploy.Package {
 		t.Fatal(err)
 	}
 	return p
-}
-
-// mapFS returns an fs.FS of name/content pairs.
-func mapFS(kv ...string) fstest.MapFS {
-	m := fstest.MapFS{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i]] = &fstest.MapFile{Data: []byte(kv[i+1])}
-	}
-	return m
 }
 
 // keyPair is a self-signed certificate and its private key, both PEM.
