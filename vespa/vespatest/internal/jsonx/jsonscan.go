@@ -106,22 +106,11 @@ func scanValue(raw []byte, i, depth int) int {
 			return i + 1
 		}
 		for {
-			end := scanValue(raw, i, depth+1)
-			if end < 0 {
-				return -1
+			next, end := afterElement(raw, scanValue(raw, i, depth+1), ']')
+			if next < 0 {
+				return end
 			}
-			i = SkipWS(raw, end)
-			if i >= len(raw) {
-				return -1
-			}
-			switch raw[i] {
-			case ',':
-				i = SkipWS(raw, i+1)
-			case ']':
-				return i + 1
-			default:
-				return -1
-			}
+			i = next
 		}
 	case c == '{':
 		i = SkipWS(raw, i+1)
@@ -140,22 +129,11 @@ func scanValue(raw []byte, i, depth int) int {
 			if i >= len(raw) || raw[i] != ':' {
 				return -1
 			}
-			end = scanValue(raw, SkipWS(raw, i+1), depth+1)
-			if end < 0 {
-				return -1
+			next, end := afterElement(raw, scanValue(raw, SkipWS(raw, i+1), depth+1), '}')
+			if next < 0 {
+				return end
 			}
-			i = SkipWS(raw, end)
-			if i >= len(raw) {
-				return -1
-			}
-			switch raw[i] {
-			case ',':
-				i = SkipWS(raw, i+1)
-			case '}':
-				return i + 1
-			default:
-				return -1
-			}
+			i = next
 		}
 	}
 	return -1
@@ -249,4 +227,24 @@ func digitsEnd(raw []byte, i int) int {
 		return -1
 	}
 	return j
+}
+
+// afterElement reads what follows an array element or object member that
+// ends at end (-1: it did not parse): a comma, after which the next one
+// starts at next, or the closing byte, where the container ends (next -1,
+// end its end); anything else is an error (next -1, end -1).
+func afterElement(raw []byte, end int, closing byte) (next, containerEnd int) {
+	if end < 0 {
+		return -1, -1
+	}
+	i := SkipWS(raw, end)
+	switch {
+	case i >= len(raw):
+		return -1, -1
+	case raw[i] == ',':
+		return SkipWS(raw, i+1), 0
+	case raw[i] == closing:
+		return -1, i + 1
+	}
+	return -1, -1
 }
