@@ -6,6 +6,11 @@
 // The suite runs against every target that is available:
 //
 //   - the in-process emulator (package vespatest), always, in go test ./...;
+//   - the JDisc harness (package integration/jdisc): Vespa's own container
+//     code for document/v1, visiting and /search/ over an in-memory store,
+//     when java and mvn are on PATH (GOVESPA_JDISC=off skips it, =require
+//     fails without them); it runs testdata/app from the start, so the
+//     deploy step only waits for it;
 //   - a vespaengine/vespa container started with testcontainers-go, when the
 //     tests are built with -tags integration and Docker is reachable
 //     (go test -tags integration ./integration/...); it skips at once

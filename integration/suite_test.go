@@ -93,10 +93,26 @@ type healthURLer interface {
 	deployHealthURLs() []string
 }
 
+// preDeployed is implemented by targets that run testdata/app from the
+// start and have no config server (the JDisc harness): for them the deploy
+// step only waits until the container is ready.
+type preDeployed interface {
+	preDeployed()
+}
+
 // testDeploy waits for the config server, deploys testdata/app through
 // deploy.ConfigServer, waits for convergence and health, and then for the
 // container through the data-plane client.
 func (s *suite) testDeploy(t *testing.T) {
+	if _, ok := s.tg.(preDeployed); ok {
+		if err := s.client.WaitUntilReady(s.ctx); err != nil {
+			t.Fatalf("[%s] the container did not become ready: %v", s.tg.Name(), err)
+		}
+		if err := s.warmUp(); err != nil {
+			t.Fatalf("[%s] document/v1 or /search/ did not answer: %v", s.tg.Name(), err)
+		}
+		return
+	}
 	cs, err := deploy.NewConfigServer(s.tg.ConfigServer(), s.tg.ConfigServerOptions()...)
 	if err != nil {
 		t.Fatalf("[%s] deploy.NewConfigServer: %v", s.tg.Name(), err)

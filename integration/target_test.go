@@ -53,7 +53,7 @@ type targetProvider struct {
 
 // targetProviders are the targets the suite runs against, in order. The
 // container target adds itself in an init function when it is built
-// (build tag integration).
+// (build tag integration); the JDisc target adds itself in target_jdisc_test.go.
 var targetProviders = []targetProvider{
 	{name: "emulator", start: startEmulatorTarget},
 	{name: "external", start: startExternalTarget},

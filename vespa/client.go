@@ -241,6 +241,12 @@ func (c *Client) NewHTTPClient() *http.Client {
 	return &http.Client{Transport: t, CheckRedirect: wire.NoRedirects}
 }
 
+// Connections returns the number of connections set by [WithConnections]
+// (default [DefaultConnections]): the idle connections the client keeps per
+// host, and the number of connections a feed.Feeder opens from it unless its
+// own Config says otherwise.
+func (c *Client) Connections() int { return c.cfg().connections }
+
 // Logger returns the client's logger; never nil (it discards by default).
 func (c *Client) Logger() *slog.Logger { return c.logger }
 

@@ -3,7 +3,9 @@
 //
 //	go run ./examples/feed [flags] FILE...
 //
-// "-" reads standard input. The exit status is 0 when every operation
+// "-" reads standard input, which -journal records only under the name given
+// by -stdin-name (two different streams on stdin must never skip each
+// other). The exit status is 0 when every operation
 // succeeded, 1 when any failed, and 2 on bad usage or unreadable input.
 // A progress bar is drawn on stderr when it is a terminal.
 package main
@@ -17,6 +19,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"sync"
@@ -29,6 +32,7 @@ import (
 	"github.com/govespa/govespa/internal/credflags"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/feed"
+	"github.com/govespa/govespa/vespa/retries"
 )
 
 // Exit statuses.
@@ -50,10 +54,14 @@ type options struct {
 	endpoint      string
 	connections   int
 	maxInflight   int
+	minInflight   int
 	compression   string
 	timeout       time.Duration
 	route         string
 	journal       string
+	stdinName     string
+	cpuProfile    string
+	retry         string
 	creds         credflags.Credentials
 	credOptions   []vespa.Option
 	insecure      bool
@@ -77,10 +85,14 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.endpoint, "endpoint", defEndpoint, "Vespa container `URL` (default $VESPA_ENDPOINT, else http://localhost:8080)")
 	fs.IntVar(&o.connections, "connections", feed.DefaultConnections, "number of HTTP connections")
 	fs.IntVar(&o.maxInflight, "max-inflight", 0, "most operations in flight (0: 128 per connection)")
+	fs.IntVar(&o.minInflight, "min-inflight", 0, "fewest operations in flight the adaptive limit goes down to (0: the feeder's default)")
 	fs.StringVar(&o.compression, "compression", "auto", "request compression: auto, none or gzip")
 	fs.DurationVar(&o.timeout, "timeout", feed.DefaultOperationTimeout, "deadline of each operation, retries included")
 	fs.StringVar(&o.route, "route", "", "document route (default: Vespa's)")
 	fs.StringVar(&o.journal, "journal", "", "resume journal `file`: acknowledged operations are recorded, and skipped when run again")
+	fs.StringVar(&o.stdinName, "stdin-name", "", "source `name` of standard input (\"-\") in the journal; without it stdin is not journalled")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the feed to `file` (for measurements)")
+	fs.StringVar(&o.retry, "retry", "feed", "retry policy: feed (429, 503, 504 and transport errors until -timeout) or docv1 (the earlier DocV1 around Throttle)")
 	o.creds.Register(fs)
 	fs.BoolVar(&o.insecure, "insecure", false, "skip server certificate verification (tests only)")
 	fs.BoolVar(&o.http1, "http1", false, "use HTTP/1.1 instead of HTTP/2")
@@ -93,12 +105,26 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		fs.Usage()
 		return o, errors.New("no FILE given")
 	}
+	if _, err := retryPolicies(o.retry); err != nil {
+		return o, err
+	}
 	creds, err := o.creds.Options()
 	if err != nil {
 		return o, err
 	}
 	o.credOptions = creds
 	return o, nil
+}
+
+// retryPolicies returns the feeder's policies for the -retry flag.
+func retryPolicies(name string) ([]retries.Policy, error) {
+	switch name {
+	case "feed", "":
+		return []retries.Policy{retries.Feed}, nil
+	case "docv1":
+		return []retries.Policy{retries.DocV1, retries.Throttle}, nil
+	}
+	return nil, fmt.Errorf("-retry %q: want feed or docv1", name)
 }
 
 func clientOptions(o options) []vespa.Option {
@@ -209,9 +235,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 
 	var failures failureLog
+	policies, _ := retryPolicies(o.retry) // checked by parseFlags
 	f, err := feed.New(client, feed.Config{
+		Retries:            policies,
 		Connections:        o.connections,
 		MaxInflight:        o.maxInflight,
+		MinInflight:        o.minInflight,
 		OperationTimeout:   o.timeout,
 		Route:              o.route,
 		Compression:        compression,
@@ -237,6 +266,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			progressbar.OptionClearOnFinish())
 	}
 
+	if o.cpuProfile != "" {
+		stopProfile, err := startCPUProfile(o.cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "feed:", err)
+			return exitBadUsage
+		}
+		defer stopProfile()
+	}
 	start := time.Now()
 	status := exitOK
 	for i, in := range inputs {
@@ -245,7 +282,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			pr := progressbar.NewReader(in, bar)
 			r = &pr
 		}
-		if err := f.FeedReader(ctx, o.files[i], r); err != nil {
+		// Standard input is journalled only under a name given for it: two
+		// different streams read as "-" must never skip each other.
+		source := o.files[i]
+		if source == "-" {
+			source = o.stdinName
+			if journal != nil && source == "" {
+				fmt.Fprintln(stderr, "feed: standard input is not journalled; give it a name with -stdin-name to resume it")
+			}
+		}
+		if err := f.FeedReader(ctx, source, r); err != nil {
 			var pe *feed.ParseError
 			switch {
 			case errors.As(err, &pe):
@@ -271,6 +317,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		bar.Finish()
 	}
 	s := f.Stats()
+	if s.JournalMismatches > 0 {
+		fmt.Fprintf(stderr, "feed: %d operations differ from the journal's record at their place (a changed file, or another input under the same name): they were fed again, not skipped\n", s.JournalMismatches)
+	}
 	if s.Failed > 0 && status == exitOK {
 		status = exitFailed
 	}
@@ -281,6 +330,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		status = exitFailed // interrupted: not everything was fed
 	}
 	return status
+}
+
+// startCPUProfile writes a CPU profile to path until the returned function
+// is called.
+func startCPUProfile(path string) (func(), error) {
+	fh, err := os.Create(path) //nolint:gosec // G304: the user names the file
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(fh); err != nil {
+		return nil, errors.Join(err, fh.Close())
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = fh.Close()
+	}, nil
 }
 
 // writeSummary prints the final JSON object.
@@ -315,6 +380,7 @@ func writeSummary(w io.Writer, s feed.Stats, elapsed time.Duration, failures []f
 		Errors     int64            `json:"feeder.error.count"`
 		Cancelled  int64            `json:"feeder.cancelled.count"`
 		Skipped    int64            `json:"feeder.skipped.count"`
+		Mismatches int64            `json:"feeder.journal.mismatch.count"`
 		Seconds    float64          `json:"feeder.seconds"`
 		OKRate     float64          `json:"feeder.ok.rate"`
 		Requests   int64            `json:"http.request.count"`
@@ -330,7 +396,7 @@ func writeSummary(w io.Writer, s feed.Stats, elapsed time.Duration, failures []f
 		Inflight   int              `json:"feeder.inflight.limit"`
 		Failures   []failure        `json:"failures"`
 	}{
-		s.Operations, s.Succeeded, s.Failed, s.Cancelled, s.Skipped, secs, rate,
+		s.Operations, s.Succeeded, s.Failed, s.Cancelled, s.Skipped, s.JournalMismatches, secs, rate,
 		s.Requests, s.BytesSent, s.BytesReceived, codes, retries,
 		ms(s.Latency.Min), ms(s.Latency.Avg), ms(s.Latency.P50), ms(s.Latency.P99), ms(s.Latency.Max),
 		s.InflightLimit, failures,

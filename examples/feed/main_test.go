@@ -94,3 +94,46 @@ func TestRun_HelpNeverPrintsAToken(t *testing.T) {
 		t.Fatalf("usage shows the token or lacks -token:\n%s", out)
 	}
 }
+
+func TestRun_TwoStdinFeedsThroughOneJournalBothArrive(t *testing.T) {
+	srv := vespatest.NewTestServer(t)
+	journal := filepath.Join(t.TempDir(), "journal")
+	feedStdin := func(input string, extra ...string) (int, string, map[string]any) {
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"-endpoint", srv.URL(), "-connections", "2", "-journal", journal}, extra...)
+		code := run(append(args, "-"), strings.NewReader(input), &stdout, &stderr)
+		var sum map[string]any
+		if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
+			t.Fatalf("summary %q: %v", stdout.String(), err)
+		}
+		return code, stderr.String(), sum
+	}
+	first := `{"put":"id:ns:music::a","fields":{"n":1}}` + "\n"
+	second := `{"put":"id:ns:music::b","fields":{"n":2}}` + "\n"
+
+	// Unnamed stdin is not journalled, and says so.
+	code, stderr, _ := feedStdin(first)
+	if code != 0 || !strings.Contains(stderr, "-stdin-name") {
+		t.Fatalf("first: status %d, stderr %q", code, stderr)
+	}
+	if code, _, sum := feedStdin(second); code != 0 || sum["feeder.ok.count"] != float64(1) || sum["feeder.skipped.count"] != float64(0) {
+		t.Fatalf("second: status %d, summary %v", code, sum)
+	}
+	// Named alike, different content: fed, and the mismatch reported.
+	if code, _, _ := feedStdin(first, "-stdin-name", "events"); code != 0 {
+		t.Fatalf("named first: status %d", code)
+	}
+	code, stderr, sum := feedStdin(`{"put":"id:ns:music::c","fields":{"n":3}}`+"\n", "-stdin-name", "events")
+	if code != 0 || sum["feeder.ok.count"] != float64(1) || sum["feeder.journal.mismatch.count"] != float64(1) || !strings.Contains(stderr, "fed again") {
+		t.Fatalf("named second: status %d, summary %v, stderr %q", code, sum, stderr)
+	}
+	for _, id := range []string{"a", "b", "c"} {
+		if _, ok := srv.Document("id:ns:music::" + id); !ok {
+			t.Errorf("document %s missing", id)
+		}
+	}
+	// The same named stream again is skipped.
+	if code, _, sum := feedStdin(`{"put":"id:ns:music::c","fields":{"n":3}}`+"\n", "-stdin-name", "events"); code != 0 || sum["feeder.skipped.count"] != float64(1) {
+		t.Fatalf("named rerun: status %d, summary %v", code, sum)
+	}
+}

@@ -33,7 +33,7 @@ func TestRun(t *testing.T) {
 	}{
 		{"hits as json", []string{"-yql", "select * from music where true", "-hits", "1"}, 0, 1, ""},
 		{"param", []string{"-yql", "select * from music where year = 2016", "-param", "ranking.profile=default", "-get"}, 0, 1, ""},
-		{"query error", []string{"-yql", "select * from music where"}, 1, 0, "illegal query"},
+		{"query error", []string{"-yql", "select * from music where"}, 1, 0, "invalid query parameter"},
 		{"usage", []string{}, 2, 0, "usage:"},
 		{"bad param", []string{"-yql", "x", "-param", "nokey"}, 2, 0, "key=value"},
 		{"help", []string{"-h"}, 0, 0, "usage:"},

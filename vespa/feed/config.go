@@ -4,18 +4,29 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
+
+	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/retries"
 )
 
 // Defaults of [Config]; a zero field means its default.
 const (
-	// DefaultConnections is the number of HTTP connections (each with its
-	// own transport).
-	DefaultConnections = 8
+	// DefaultConnections is the number of connections of a feeder whose
+	// client leaves [vespa.WithConnections] at its default; it is
+	// [vespa.DefaultConnections].
+	DefaultConnections = vespa.DefaultConnections
 	// DefaultMinInflightPerConnection and DefaultMaxInflightPerConnection
-	// bound the adaptive in-flight limit, per connection.
-	DefaultMinInflightPerConnection = 8
+	// bound the adaptive in-flight limit, per connection. The minimum is
+	// that of Vespa's Java and Go feed clients (2 per connection): a server
+	// of fixed capacity that answers 429 can push the limit that far down.
+	DefaultMinInflightPerConnection = 2
 	DefaultMaxInflightPerConnection = 128
+	// DefaultStartInflightPerConnection is where the adaptive limit starts,
+	// per connection (within MinInflight and MaxInflight): higher than the
+	// minimum, so that a feed need not climb from it.
+	DefaultStartInflightPerConnection = 8
 	// DefaultOperationTimeout is the deadline of one operation, all its
 	// attempts and waits included.
 	DefaultOperationTimeout = 3 * time.Minute
@@ -75,15 +86,20 @@ func ParseCompression(s string) (Compression, error) {
 // Config tunes a [Feeder]. Its zero value is ready to use: every zero field
 // means the default written beside it. [New] rejects contradictions.
 type Config struct {
-	// Connections is the number of HTTP connections, each its own transport
-	// from [vespa.Client.NewHTTPClient]; each request goes to the least busy.
-	// Default 8. Give the client vespa.WithHTTPVersion(vespa.HTTP2): over
-	// HTTP/1.1 each request in flight needs a connection of its own.
+	// Connections is the number of connections the feeder opens to the
+	// endpoint, each an *http.Client with its own transport from
+	// [vespa.Client.NewHTTPClient]; each request goes to the least busy.
+	// "Connections" means the same in vespa and feed: 0 takes the client's
+	// [vespa.WithConnections] (default 8), so one setting sizes both. Give
+	// the client vespa.WithHTTPVersion(vespa.HTTP2), where each connection
+	// carries many requests at once; over HTTP/1.1 each one is a pool that
+	// opens a TCP connection per request in flight.
 	Connections int
 	// MinInflight and MaxInflight bound the adaptive limit of operations in
-	// flight. Defaults 8 and 128 per connection. The limit starts at
-	// MinInflight and probes upwards for throughput; it backs off on 429
-	// and 504.
+	// flight. Defaults 2 and 128 per connection. The limit starts at 8 per
+	// connection (within the bounds) and probes for the best throughput; a
+	// 429 or 504 lowers it at once to half of what was in flight, down to
+	// MinInflight. Operations waiting to be retried do not count.
 	MinInflight int
 	// MaxInflight is the most operations in flight at once; see MinInflight.
 	MaxInflight int
@@ -105,6 +121,23 @@ type Config struct {
 	// Default 64 KiB.
 	GzipMinBytes int
 
+	// Retries are the retry policies of each operation, taken step by step
+	// ([retries.Stepper]) and nested outermost first, so that an operation
+	// waiting for its next attempt is parked and holds no in-flight slot.
+	// Default {[retries.Feed]}: 429, 503, 504 and transport errors retried
+	// until OperationTimeout, with short jittered waits. {[retries.DocV1],
+	// [retries.Throttle]} is the feeder's earlier, pyvespa-like behaviour (a
+	// 503 or transport error retried twice, after 1 s and 2 s). An invalid
+	// policy is an error of [New].
+	Retries []retries.Policy
+	// MayResend says which operations may be sent again after an attempt
+	// that may have reached Vespa without an answer (a connection that
+	// failed after the request was written, or a 504): true sends it again,
+	// false ends it with an error matching [ErrNotResent]. Nil means
+	// [DefaultMayResend]: puts, removes and updates without arithmetic or
+	// add. A failure to connect is always retried: nothing was sent.
+	MayResend func(op *Operation) bool
+
 	// BreakerSpan is how long nothing but failures (transport errors and
 	// 5xx; a 4xx is Vespa's verdict on the operation, not a failure of the
 	// cluster) may go on before the circuit breaker stops the feed. Default
@@ -121,21 +154,24 @@ type Config struct {
 	Journal *Journal
 
 	// OnOutcome receives the outcome of every operation, exactly once per
-	// operation, with the context it was enqueued with. It is called on a
-	// feeder goroutine (the one that sent the operation) or, for
-	// operations that never reached one (malformed, skipped), on the
-	// goroutine that called Feed; calls happen concurrently and must be
-	// safe for that. For one document ID, calls come in input order. It
-	// should return quickly: the operation's in-flight slot is held until
-	// it returns. Nil means outcomes are only counted in [Feeder.Stats].
+	// operation, with the context it was enqueued with, before the
+	// operation's own [Operation.Done]. It is called on a feeder goroutine
+	// (the one that sent the operation) or, for operations that never
+	// reached one (malformed, skipped), on the goroutine that called Feed;
+	// calls happen concurrently and must be safe for that. For one document
+	// ID, calls come in input order. It holds neither an in-flight slot nor
+	// a pending one, so it may enqueue (to re-feed a failed operation, say)
+	// even at MaxPending without deadlock; the next operation on its
+	// document waits until it returns. Nil means outcomes are only counted
+	// in [Feeder.Stats].
 	OnOutcome func(ctx context.Context, o Outcome)
 }
 
 // withDefaults returns cfg completed with defaults, or an error for a
 // contradiction.
-func (cfg Config) withDefaults() (Config, error) {
+func (cfg Config) withDefaults(client *vespa.Client) (Config, error) {
 	if cfg.Connections <= 0 {
-		cfg.Connections = DefaultConnections
+		cfg.Connections = client.Connections()
 	}
 	if cfg.MinInflight <= 0 {
 		cfg.MinInflight = DefaultMinInflightPerConnection * cfg.Connections
@@ -160,6 +196,16 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if cfg.GzipMinBytes <= 0 {
 		cfg.GzipMinBytes = DefaultGzipMinBytes
+	}
+	if cfg.Retries == nil {
+		cfg.Retries = []retries.Policy{retries.Feed}
+	} else {
+		cfg.Retries = slices.Clone(cfg.Retries)
+	}
+	for i, p := range cfg.Retries {
+		if err := p.Err(); err != nil {
+			return cfg, fmt.Errorf("feed: Retries[%d]: %w", i, err)
+		}
 	}
 	if cfg.Compression < CompressionAuto || cfg.Compression > CompressionGzip {
 		return cfg, fmt.Errorf("feed: unknown Compression %d", int(cfg.Compression))

@@ -13,7 +13,7 @@ import (
 
 // A Feeder sends many operations at once and reports exactly one outcome for
 // each; here the emulator answers the first put with 429 (overload), which
-// the feeder retries under retries.Throttle, and the update with 412.
+// the feeder retries under retries.Feed, and the update with 412.
 func ExampleFeeder() {
 	srv := vespatest.NewServer()
 	defer srv.Close()
@@ -147,4 +147,63 @@ func ExampleReader() {
 	// 2 put id:ns:music::1 {"n": 1}  false
 	// 3 update id:ns:music::1 {"n": {"increment": 1}}  true
 	// 4 remove id:ns:music::2  music.n > 0 false
+}
+
+// Each operation can carry the caller's data and its own completion: here a
+// message offset that a consumer commits once its document is stored, and a
+// typed put and a builder update.
+func ExampleOperation_done() {
+	srv := vespatest.NewServer()
+	defer srv.Close()
+	client, err := vespa.NewClient(srv.URL())
+	if err != nil {
+		panic(err)
+	}
+	defer client.Close()
+	f, err := feed.New(client, feed.Config{})
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	type song struct {
+		Title string `json:"title"`
+		Year  int    `json:"year"`
+	}
+	var mu sync.Mutex
+	var committed []int64
+	commit := func(_ context.Context, o feed.Outcome) {
+		if o.OK() {
+			mu.Lock()
+			defer mu.Unlock()
+			committed = append(committed, o.Operation.Meta.(int64))
+		}
+	}
+	put, err := feed.NewPut(vespa.MustParseDocumentID("id:mynamespace:music::clocks"), song{"Clocks", 2002})
+	if err != nil {
+		panic(err)
+	}
+	put.Meta, put.Done = int64(41), commit // the message's offset
+	if err := f.Enqueue(ctx, put); err != nil {
+		panic(err)
+	}
+	if err := f.Flush(ctx); err != nil {
+		panic(err)
+	}
+	upd, err := feed.NewUpdate(put.ID, vespa.NewUpdate().Increment("year", 1))
+	if err != nil {
+		panic(err)
+	}
+	upd.Meta, upd.Done = int64(42), commit
+	if err := f.Enqueue(ctx, upd); err != nil {
+		panic(err)
+	}
+	if err := f.Close(ctx); err != nil {
+		panic(err)
+	}
+	doc, _ := srv.Document("id:mynamespace:music::clocks")
+	fmt.Println("committed offsets:", committed)
+	fmt.Println(string(doc))
+	// Output:
+	// committed offsets: [41 42]
+	// {"title":"Clocks","year":2003}
 }

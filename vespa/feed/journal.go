@@ -3,6 +3,7 @@ package feed
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -19,9 +20,20 @@ const journalFlushEvery = 256
 
 // Journal is a resume journal: an append-only file of the feed-file
 // operations that Vespa acknowledged (2xx), each named by its source and byte
-// offset. Give it to [Config.Journal]; when the same feed is run again after
-// a crash or an interruption, [Feeder.Feed] and [Feeder.FeedReader] skip the
-// operations it holds and feed the rest.
+// offset and bound to its content by a 64-bit hash of the operation (its
+// kind, document ID, condition, create flag and body). Give it to
+// [Config.Journal]; when the same feed is run again after a crash or an
+// interruption, [Feeder.Feed] and [Feeder.FeedReader] skip the operations it
+// holds and feed the rest.
+//
+// An operation is skipped only when the record at its source and offset has
+// its very hash: an operation that was never acknowledged is never skipped,
+// even when another input was fed under the same name. When the record
+// differs (the file was changed or regenerated, or an earlier version of the
+// journal kept no hash), the operation is fed, and the mismatch is counted
+// in [Journal.Mismatches] and [Stats.JournalMismatches] and logged once per
+// source at warning level. Operations without a source name (Source "", as
+// a standard input fed without a name) are never journalled nor skipped.
 //
 // Order is kept across runs: an acknowledged operation is skipped only if
 // every earlier operation on the same document in that source was skipped
@@ -35,7 +47,9 @@ type Journal struct {
 	mu      sync.Mutex
 	f       *os.File
 	w       *bufio.Writer
-	acked   map[string][]int64 // sorted offsets per source, from earlier runs
+	acked   map[string][]journalRecord // sorted by offset, per source, from earlier runs
+	warned  map[string]bool            // sources whose mismatch was logged
+	misses  int64                      // mismatches met
 	pending int
 	line    []byte // the record being written, reused
 	err     error  // the first write error
@@ -48,7 +62,7 @@ func OpenJournal(path string) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("feed: journal: %w", err)
 	}
-	j := &Journal{f: f, acked: map[string][]int64{}}
+	j := &Journal{f: f, acked: map[string][]journalRecord{}, warned: map[string]bool{}}
 	if err := j.load(); err != nil {
 		return nil, errors.Join(err, closeErr(f))
 	}
@@ -67,7 +81,15 @@ func closeErr(f *os.File) error {
 	return nil
 }
 
-// load reads the records of earlier runs.
+// journalRecord is one acknowledged operation of an earlier run.
+type journalRecord struct {
+	offset int64
+	hash   uint64 // 0: unknown (a record of the first journal format)
+}
+
+// load reads the records of earlier runs: lines "<offset> <hash> <source>",
+// the hash in 16 hexadecimal digits and the source quoted, or the first
+// format's "<offset> <source>", which carries no hash.
 func (j *Journal) load() error {
 	sc := bufio.NewScanner(j.f)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
@@ -81,29 +103,58 @@ func (j *Journal) load() error {
 		if err != nil {
 			continue
 		}
-		src, err := strconv.Unquote(string(line[sp+1:]))
+		rest := line[sp+1:]
+		var h uint64
+		if len(rest) > 17 && rest[16] == ' ' && rest[0] != '"' {
+			if h, err = strconv.ParseUint(string(rest[:16]), 16, 64); err != nil {
+				continue
+			}
+			rest = rest[17:]
+		}
+		src, err := strconv.Unquote(string(rest))
 		if err != nil {
 			continue
 		}
-		j.acked[src] = append(j.acked[src], off)
+		j.acked[src] = append(j.acked[src], journalRecord{off, h})
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("feed: journal: %w", err)
 	}
-	for src, offs := range j.acked {
-		slices.Sort(offs)
-		j.acked[src] = slices.Compact(offs)
+	for src, recs := range j.acked {
+		slices.SortStableFunc(recs, func(a, b journalRecord) int { return cmp.Compare(a.offset, b.offset) })
+		// The last record at an offset wins: a rerun of a changed file
+		// records the new content.
+		out := recs[:0]
+		for _, r := range recs {
+			if n := len(out); n > 0 && out[n-1].offset == r.offset {
+				out[n-1] = r
+				continue
+			}
+			out = append(out, r)
+		}
+		j.acked[src] = out
 	}
 	return nil
 }
 
-// Acknowledged reports whether an earlier run recorded the operation of
-// source at offset as acknowledged.
+// Acknowledged reports whether an earlier run recorded an operation of
+// source at offset as acknowledged, whatever its content. ([Feeder.Feed]
+// skips an operation only when its content matches the record too.)
 func (j *Journal) Acknowledged(source string, offset int64) bool {
+	_, ok := j.find(source, offset)
+	return ok
+}
+
+// find returns the record of source at offset.
+func (j *Journal) find(source string, offset int64) (journalRecord, bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	_, ok := slices.BinarySearch(j.acked[source], offset)
-	return ok
+	recs := j.acked[source]
+	i, ok := slices.BinarySearchFunc(recs, offset, func(r journalRecord, off int64) int { return cmp.Compare(r.offset, off) })
+	if !ok {
+		return journalRecord{}, false
+	}
+	return recs[i], true
 }
 
 // lastAcked returns the largest offset recorded for source by earlier runs,
@@ -111,25 +162,52 @@ func (j *Journal) Acknowledged(source string, offset int64) bool {
 func (j *Journal) lastAcked(source string) (int64, bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	offs := j.acked[source]
-	if len(offs) == 0 {
+	recs := j.acked[source]
+	if len(recs) == 0 {
 		return 0, false
 	}
-	return offs[len(offs)-1], true
+	return recs[len(recs)-1].offset, true
+}
+
+// Mismatches returns the number of operations that an earlier run recorded
+// at their source and offset with other content (or without a hash), and
+// that were therefore fed rather than skipped.
+func (j *Journal) Mismatches() int64 {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.misses
+}
+
+// mismatch counts a record that does not match op, and reports whether it
+// is the first one of op's source.
+func (j *Journal) mismatch(op *Operation) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.misses++
+	if j.warned[op.Source] {
+		return false
+	}
+	j.warned[op.Source] = true
+	return true
 }
 
 // record appends an acknowledged operation. A write error is kept: the
 // journal records nothing more, and [Journal.Flush], [Journal.Close],
 // [Journal.Err] and the feeder's Flush and Close return it.
-func (j *Journal) record(source string, offset int64) {
+func (j *Journal) record(op *Operation) {
+	h := op.contentHash()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.w == nil || j.err != nil {
 		return
 	}
-	b := strconv.AppendInt(j.line[:0], offset, 10)
+	b := strconv.AppendInt(j.line[:0], op.Offset, 10)
 	b = append(b, ' ')
-	b = strconv.AppendQuote(b, source)
+	for shift := 60; shift >= 0; shift -= 4 {
+		b = append(b, "0123456789abcdef"[h>>uint(shift)&0xf])
+	}
+	b = append(b, ' ')
+	b = strconv.AppendQuote(b, op.Source)
 	b = append(b, '\n')
 	j.line = b
 	if _, err := j.w.Write(b); err != nil {

@@ -34,9 +34,25 @@ type Operation struct {
 	// Offset is the byte offset at which the operation starts in Source.
 	Offset int64
 
+	// Meta is the caller's own data about the operation (a message offset to
+	// commit, a request to answer); the feeder never reads it and hands it
+	// back in the operation's [Outcome].
+	Meta any
+	// Done, when set, is called once with the operation's outcome, right
+	// after [Config.OnOutcome] and on the same goroutine, with the context
+	// the operation was enqueued with: the completion of this one operation.
+	// It may enqueue (see [Config.OnOutcome]).
+	Done func(ctx context.Context, o Outcome)
+
 	// body is {"fields":Fields} when Fields is a slice of it (as the reader
-	// builds it), so that no copy is made when the operation is sent.
+	// and the typed Put and Update build it), so that no copy is made when
+	// the operation is sent.
 	body []byte
+	// checked is set once the ID and fields are known to be valid.
+	checked bool
+	// hash binds a journal record to the operation's content (see Journal);
+	// 0 when not computed.
+	hash uint64
 }
 
 // requestBody returns the /document/v1 body of the operation.

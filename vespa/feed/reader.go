@@ -92,9 +92,10 @@ type Reader struct {
 	eof  bool
 	rerr error // a read error other than io.EOF
 
-	format format
-	array  arrayState
-	done   bool
+	format  format
+	array   arrayState
+	done    bool
+	bomDone bool // the start was checked for a byte order mark
 }
 
 const readChunk = 64 << 10
@@ -219,6 +220,26 @@ func (r *Reader) errorAt(line int, off int64, reason string) *ParseError {
 	return &ParseError{Source: r.source, Line: line, Offset: off, Reason: reason}
 }
 
+// utf8BOM is the byte order mark some editors write at the start of UTF-8
+// text.
+const utf8BOM = "\xef\xbb\xbf"
+
+// skipBOM moves past a byte order mark at the very start of the input, and
+// reports whether it did. (The offsets of what follows still count it.)
+func (r *Reader) skipBOM() bool {
+	if r.bomDone {
+		return false
+	}
+	r.bomDone = true
+	for r.end-r.pos < len(utf8BOM) && r.fill() {
+	}
+	if r.base+int64(r.pos) == 0 && r.end-r.pos >= len(utf8BOM) && string(r.buf[r.pos:r.pos+len(utf8BOM)]) == utf8BOM {
+		r.pos += len(utf8BOM)
+		return true
+	}
+	return false
+}
+
 // next returns the next operation, a *ParseError for a malformed one (the
 // reader then goes on), io.EOF at the end, or the read error of the input.
 func (r *Reader) next() (rawOp, error) {
@@ -236,6 +257,9 @@ func (r *Reader) next() (rawOp, error) {
 			if r.format == formatArray && r.array != arrayClosed && r.rerr == nil {
 				return rawOp{}, r.errorAt(r.line, r.base+int64(r.pos), "unexpected end of input: the JSON array is not closed")
 			}
+			continue
+		}
+		if r.format == formatUnknown && r.skipBOM() {
 			continue
 		}
 		c := r.buf[r.pos]

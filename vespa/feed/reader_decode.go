@@ -60,7 +60,7 @@ func wrapFields(fields []byte) []byte {
 func decodeOperation(b []byte) (rawOp, error) {
 	var op rawOp
 	var fields []byte
-	haveFields := false
+	haveFields, haveCondition, haveCreate := false, false, false
 	i := skipWS(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return op, errors.New("an operation must be a JSON object")
@@ -96,6 +96,10 @@ func decodeOperation(b []byte) (rawOp, error) {
 			}
 			op.kind, op.id = k, s
 		case "condition":
+			if haveCondition {
+				return op, errors.New(`duplicate key "condition" in an operation`)
+			}
+			haveCondition = true
 			if len(v) > 0 && v[0] == 'n' { // null
 				break
 			}
@@ -105,6 +109,10 @@ func decodeOperation(b []byte) (rawOp, error) {
 			}
 			op.condition = s
 		case "create":
+			if haveCreate {
+				return op, errors.New(`duplicate key "create" in an operation`)
+			}
+			haveCreate = true
 			switch string(v) {
 			case "true":
 				op.create = true
@@ -113,6 +121,9 @@ func decodeOperation(b []byte) (rawOp, error) {
 				return op, fmt.Errorf(`"create" must be true or false, not %.40s`, v)
 			}
 		case "fields":
+			if haveFields {
+				return op, errors.New(`duplicate key "fields" in an operation`)
+			}
 			if len(v) == 0 || v[0] != '{' {
 				return op, fmt.Errorf(`"fields" must be a JSON object, not %.40s`, v)
 			}

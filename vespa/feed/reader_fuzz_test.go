@@ -42,6 +42,7 @@ var fuzzSeeds = []string{
 	`{"a":[`, `{"a":`, `{"a":1,`, `"`, `]`, `[`, `}`, `{"a":"\`, `{}`, `{"remove":"id:a:b::z"} {"x":[`,
 	`{"update":"id:a:b::u","create":true,"condition":"a==1","fields":{"t":{"assign":[1,2]}}}`,
 	"\x00\xff{", `{"id":"id:a:b::q","fields":{"s":"\u00e9\""}}`,
+	"\xef\xbb\xbf{\"remove\":\"id:a:b::bom\"}", `{"put":"id:a:b::d","fields":{},"fields":{}}`,
 }
 
 func FuzzReaderJSONL(f *testing.F) {

@@ -142,6 +142,10 @@ func TestReader_BadLinesAreReportedAndSkipped(t *testing.T) {
 		{"an unknown key", `{"put":"id:a:b::x","fields":{},"colour":1}`, "unknown key", 2, ""},
 		{"a bad token", `{"put":"id:a:b::x","fields":{"x":tru}}`, "invalid JSON", 2, ""},
 		{"fields not an object", `{"put":"id:a:b::x","fields":[1]}`, "must be a JSON object", 2, ""},
+		{"a duplicate fields key", `{"put":"id:a:b::x","fields":{"x":1},"fields":{"x":2}}`, `duplicate key "fields"`, 2, ""},
+		{"a duplicate condition key", `{"put":"id:a:b::x","condition":"a","condition":"b","fields":{}}`, `duplicate key "condition"`, 2, ""},
+		{"a duplicate create key", `{"update":"id:a:b::x","create":true,"create":false,"fields":{}}`, `duplicate key "create"`, 2, ""},
+		{"a duplicate operation key", `{"put":"id:a:b::x","put":"id:a:b::y","fields":{}}`, "more than one of put", 2, ""},
 		{"an extra closing brace", `{"put":"id:a:b::x","fields":{}}}`, "expected an operation object", 2, "id:a:b::1 id:a:b::x id:a:b::2 id:a:b::3"},
 	}
 	for _, tt := range tests {
@@ -220,5 +224,26 @@ func TestReader_EscapedID(t *testing.T) {
 	ops, errs := readAll(t, strings.NewReader(`{"remove":"id:a:b::x\"y\u00e9"}`))
 	if len(errs) != 0 || len(ops) != 1 || ops[0].id != "id:a:b::x\"yé" {
 		t.Fatalf("ops %+v errs %v", ops, errs)
+	}
+}
+
+func TestReader_LeadingBOMIsAccepted(t *testing.T) {
+	for _, in := range []string{
+		"\xef\xbb\xbf" + `{"put":"id:a:b::1","fields":{}}` + "\n" + `{"remove":"id:a:b::2"}` + "\n",
+		"\xef\xbb\xbf" + `[{"put":"id:a:b::1","fields":{}},` + "\n" + `{"remove":"id:a:b::2"}]`,
+		"\xef\xbb\xbf  \n" + `{"put":"id:a:b::1","fields":{}}` + "\n" + `{"remove":"id:a:b::2"}`,
+	} {
+		ops, errs := readAll(t, iotest.OneByteReader(strings.NewReader(in)))
+		if len(errs) != 0 || len(ops) != 2 || ops[0].id != "id:a:b::1" || ops[1].id != "id:a:b::2" {
+			t.Errorf("%q: ops %+v, errors %v", in, ops, errs)
+		}
+		if ops[0].offset < 3 {
+			t.Errorf("%q: first offset %d does not count the BOM", in, ops[0].offset)
+		}
+	}
+	// A BOM anywhere but at the start is content, and an error.
+	_, errs := readAll(t, strings.NewReader(`{"remove":"id:a:b::1"}`+"\n\xef\xbb\xbf"+`{"remove":"id:a:b::2"}`+"\n"))
+	if len(errs) != 1 || errs[0].Line != 2 {
+		t.Errorf("a BOM on line 2: errors %v", errs)
 	}
 }

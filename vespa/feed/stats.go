@@ -1,6 +1,7 @@
 package feed
 
 import (
+	"github.com/govespa/govespa/vespa"
 	"math/bits"
 	"sync/atomic"
 	"time"
@@ -24,8 +25,12 @@ type Stats struct {
 	Skipped int64
 	// Pending is the number of operations accepted and not yet finished.
 	Pending int64
-	// Inflight is the number of operations being sent now.
+	// Inflight is the number of operations being sent now (attempts in
+	// flight).
 	Inflight int64
+	// Waiting is the number of operations parked before their next attempt;
+	// they hold no in-flight slot.
+	Waiting int64
 	// InflightLimit is the adaptive limit in force.
 	InflightLimit int
 
@@ -41,8 +46,12 @@ type Stats struct {
 	ResponsesByStatus map[int]int64
 	// Requests counts requests sent (attempts).
 	Requests int64
-	// Retries counts retries by reason: "429", "503", "transport".
+	// Retries counts retries by reason: "429", "503", "504", "transport",
+	// and "other" for statuses that a custom [Config.Retries] retries.
 	Retries map[string]int64
+	// JournalMismatches counts operations fed again because the journal's
+	// record at their place differs from their content (see [Journal]).
+	JournalMismatches int64
 
 	// BytesSent and BytesReceived count request and response body bytes on
 	// the wire (after compression).
@@ -78,11 +87,13 @@ type LatencyStats struct {
 const (
 	reason429 = iota
 	reason503
+	reason504
 	reasonTransport
+	reasonOther
 	numReasons
 )
 
-var reasonNames = [numReasons]string{"429", "503", "transport"}
+var reasonNames = [numReasons]string{"429", "503", "504", "transport", "other"}
 
 // maxStatus bounds the statuses counted one by one; others count as 0.
 const maxStatus = 600
@@ -160,20 +171,22 @@ func (h *histogram) snapshot() LatencyStats {
 
 // collector holds a feeder's live counters.
 type collector struct {
-	started   atomic.Int64 // unix nanos of the first enqueue; 0: none yet
-	succeeded atomic.Int64
-	failed    atomic.Int64
-	cancelled atomic.Int64
-	skipped   atomic.Int64
-	inflight  atomic.Int64
-	requests  atomic.Int64
-	bytesOut  atomic.Int64
-	bytesIn   atomic.Int64
-	failures  [maxStatus]atomic.Int64
-	outcomes  [maxStatus]atomic.Int64
-	responses [maxStatus]atomic.Int64
-	retries   [numReasons]atomic.Int64
-	latency   histogram
+	started           atomic.Int64 // unix nanos of the first enqueue; 0: none yet
+	succeeded         atomic.Int64
+	failed            atomic.Int64
+	cancelled         atomic.Int64
+	skipped           atomic.Int64
+	inflight          atomic.Int64
+	waiting           atomic.Int64
+	journalMismatches atomic.Int64
+	requests          atomic.Int64
+	bytesOut          atomic.Int64
+	bytesIn           atomic.Int64
+	failures          [maxStatus]atomic.Int64
+	outcomes          [maxStatus]atomic.Int64
+	responses         [maxStatus]atomic.Int64
+	retries           [numReasons]atomic.Int64
+	latency           histogram
 }
 
 func statusIndex(s int) int {
@@ -187,6 +200,24 @@ func (c *collector) start() {
 	if c.started.Load() == 0 {
 		c.started.CompareAndSwap(0, time.Now().UnixNano())
 	}
+}
+
+// retried counts a retry of the outcome (r, err) of an attempt.
+func (c *collector) retried(r *vespa.Result, err error) {
+	reason := reasonTransport
+	if r != nil {
+		switch r.Status {
+		case 429:
+			reason = reason429
+		case 503:
+			reason = reason503
+		case 504:
+			reason = reason504
+		default:
+			reason = reasonOther
+		}
+	}
+	c.retries[reason].Add(1)
 }
 
 // outcome counts a finished operation.
@@ -229,6 +260,8 @@ func (c *collector) snapshot() Stats {
 		Cancelled:         c.cancelled.Load(),
 		Skipped:           c.skipped.Load(),
 		Inflight:          c.inflight.Load(),
+		Waiting:           c.waiting.Load(),
+		JournalMismatches: c.journalMismatches.Load(),
 		Requests:          c.requests.Load(),
 		BytesSent:         c.bytesOut.Load(),
 		BytesReceived:     c.bytesIn.Load(),

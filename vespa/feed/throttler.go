@@ -53,14 +53,17 @@ const (
 	throttleWeight = 0.7
 )
 
-// newThrottler returns a throttler between min and max in flight.
-func newThrottler(min, max int) *throttler {
+// newThrottler returns a throttler between min and max in flight, whose
+// dynamic target starts at start (clamped to [min, max]).
+func newThrottler(min, max, start int) *throttler {
 	t := &throttler{min: float64(min), max: float64(max), now: time.Now, rand: rand.Float64}
 	t.staticX10.Store(10 * int64(max))
-	t.target.Store(int64(min))
+	t.target.Store(int64(clampInt(start, min, max)))
 	t.start = t.now()
 	return t
 }
+
+func clampInt(v, lo, hi int) int { return max(lo, min(hi, v)) }
 
 // limit returns the number of operations allowed in flight now.
 func (t *throttler) limit() int {

@@ -12,7 +12,7 @@ func (c *fakeClock) now() time.Time { return c.t }
 
 func newTestThrottler(min, max int, rnd float64) (*throttler, *fakeClock) {
 	clk := &fakeClock{t: time.Unix(0, 0)}
-	t := newThrottler(min, max)
+	t := newThrottler(min, max, min)
 	t.now = clk.now
 	t.start = clk.t
 	t.rand = func() float64 { return rnd }

@@ -4,111 +4,112 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"time"
 
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/retries"
 )
 
-// run sends one operation under the feeder's policies and delivers its
-// outcome.
-func (f *Feeder) run(w *workerState, p *pending) {
-	o := Outcome{Operation: p.op}
-	if err := f.stopped(p.ctx); err != nil {
-		o.Err = err
-		f.finish(p.ctx, &o, false)
-		return
+// try sends one attempt of t and decides what comes of it: the outcome that
+// ends t (again false), or the wait before t's next attempt (again true).
+func (f *Feeder) try(w *worker, t *task) (o Outcome, wait time.Duration, again bool) {
+	if err := f.stopped(t.ctx); err != nil {
+		return f.outcome(t, err), 0, false
 	}
-	ctx, cancel := context.WithTimeout(p.ctx, f.cfg.OperationTimeout)
-	defer cancel()
+	if t.attempts == 0 {
+		f.prepare(t)
+	} else if !time.Now().Before(t.deadline) {
+		return f.outcome(t, f.timedOut(t)), 0, false
+	}
+	ctx, cancel := context.WithDeadline(t.ctx, t.deadline)
 	w.setCancel(cancel)
-	defer w.setCancel(nil)
 	if f.aborted.err() != nil {
 		cancel() // stop ran before setCancel
 	}
+	t.attempts++
+	r, err := f.send(ctx, t)
+	timedOut := ctx.Err() != nil && t.ctx.Err() == nil && f.aborted.err() == nil
+	w.setCancel(nil)
+	cancel()
 
-	// The attempt state lives in the worker and the policies' callbacks
-	// were bound once per worker: nothing here allocates per operation.
-	a := &w.attempt
-	*a = attempt{
-		op:   &p.op,
-		body: p.op.requestBody(),
+	if r != nil {
+		t.last, t.lastErr = r, nil
+		if r.OK() {
+			if j := f.cfg.Journal; j != nil && t.op.Source != "" {
+				j.record(&t.op)
+			}
+			return f.outcome(t, nil), 0, false
+		}
+	} else {
+		t.lastErr = err
+		if stop := f.explain(t, timedOut, err); stop != nil {
+			return f.outcome(t, stop), 0, false
+		}
 	}
-	a.opts = vespa.OperationOptions{
-		Condition: p.op.Condition,
-		Create:    p.op.Create,
+	ro := retries.Outcome{Err: err}
+	if r != nil {
+		ro.Result = r
+	}
+	d, again := t.steps.Next(t.ctx, ro)
+	if !again {
+		return f.outcome(t, f.finalError(t, r, err)), 0, false
+	}
+	if reached := r != nil && r.Status == 504 || r == nil && mayHaveReached(err); reached && !f.mayResend(&t.op) {
+		return f.outcome(t, notResent(t, r, err)), 0, false
+	}
+	// A wait that outlasts the deadline ends there, with the last outcome.
+	d = min(d, max(time.Until(t.deadline), 0))
+	f.stats.retried(r, err)
+	return Outcome{}, d, true
+}
+
+// prepare readies t for its first attempt.
+func (f *Feeder) prepare(t *task) {
+	t.start = time.Now()
+	t.deadline = t.start.Add(f.cfg.OperationTimeout)
+	t.body = t.op.requestBody()
+	t.opts = vespa.OperationOptions{
+		Condition: t.op.Condition,
+		Create:    t.op.Create,
 		Route:     f.cfg.Route,
 		Gzip: f.cfg.Compression == CompressionGzip ||
-			f.cfg.Compression == CompressionAuto && len(a.body) >= f.cfg.GzipMinBytes,
+			f.cfg.Compression == CompressionAuto && len(t.body) >= f.cfg.GzipMinBytes,
 	}
-	a.deadline, _ = ctx.Deadline()
+	t.steps.Reset(f.cfg.Retries...)
 	f.limiter.sentOne()
-	f.stats.inflight.Add(1)
-	start := time.Now()
-	res, err := retries.Run(ctx, f.docPolicy, w.outer)
-	o.Attempts = a.attempts
-	last := a.last
-	*a = attempt{}
-	o.Latency = time.Since(start)
-	f.stats.inflight.Add(-1)
-	if last != nil {
-		o.Status, o.Message = last.Status, last.Message
-	}
-	switch {
-	case err == nil && res != nil && res.OK():
-		if j := f.cfg.Journal; j != nil && (p.op.Source != "" || p.op.Line != 0) {
-			j.record(p.op.Source, p.op.Offset)
-		}
-	case err == nil && res != nil:
-		o.Err = vespa.ErrorFromResult(res, opName(p.op.Kind))
-	case err == nil:
-		o.Err = errors.New("feed: no response") // not reached: SendOnce gives a result or an error
-	default:
-		o.Err = f.explain(p.ctx, ctx, err, last, opName(p.op.Kind))
-	}
-	f.finish(p.ctx, &o, true)
 }
 
-// attempt is the state of the operation a worker is sending.
-type attempt struct {
-	op       *Operation
-	body     []byte
-	opts     vespa.OperationOptions
-	deadline time.Time
-	attempts int
-	last     *vespa.Result
-}
-
-// bind makes the worker's policy callbacks, once.
-func (f *Feeder) bind(w *workerState) {
-	w.send = func(ctx context.Context) (*vespa.Result, error) { return f.sendOnce(ctx, &w.attempt) }
-	w.outer = func(ctx context.Context) (*vespa.Result, error) {
-		return retries.Run(ctx, f.throttlePolicy, w.send)
-	}
-}
-
-// sendOnce makes one attempt of a's operation.
-func (f *Feeder) sendOnce(ctx context.Context, a *attempt) (*vespa.Result, error) {
-	a.attempts++
+// send makes one attempt of t's operation and returns its response, or the
+// error when none came.
+func (f *Feeder) send(ctx context.Context, t *task) (*vespa.Result, error) {
 	if err := f.breaker.err(); err != nil {
 		return nil, err
 	}
 	// Ask Vespa for no more than the time this operation has left.
-	a.opts.Timeout = max(time.Until(a.deadline), time.Millisecond)
-	c := f.leastBusy()
+	t.opts.Timeout = max(time.Until(t.deadline), time.Millisecond)
+	c := leastBusy(f.conns)
 	c.busy.Add(1)
-	r, err := f.client.SendOnce(ctx, c.hc, a.op.Kind, a.op.ID, a.body, a.opts)
+	f.stats.inflight.Add(1)
+	r, err := f.client.SendOnce(ctx, c.hc, t.op.Kind, t.op.ID, t.body, t.opts)
+	f.stats.inflight.Add(-1)
 	c.busy.Add(-1)
 	f.observe(r, err)
-	if r != nil {
-		a.last = r
-	}
 	return r, err
 }
 
-// stopped returns why an operation must not be sent at all: its context
+// outcome returns t's outcome with err (nil: success).
+func (f *Feeder) outcome(t *task, err error) Outcome {
+	o := Outcome{Operation: t.op, Attempts: t.attempts, Err: err}
+	if t.attempts > 0 {
+		o.Latency = time.Since(t.start)
+	}
+	if t.last != nil {
+		o.Status, o.Message = t.last.Status, t.last.Message
+	}
+	return o
+}
+
+// stopped returns why an operation must not be sent (again): its context
 // ended, Close gave up, or the breaker is open.
 func (f *Feeder) stopped(ctx context.Context) error {
 	if err := f.breaker.err(); err != nil {
@@ -123,25 +124,43 @@ func (f *Feeder) stopped(ctx context.Context) error {
 	return nil
 }
 
-// explain turns the error that ended an operation into its outcome's error.
-func (f *Feeder) explain(parent, ctx context.Context, err error, last *vespa.Result, kindName string) error {
+// explain returns the error that ends t after an attempt that got no
+// response, or nil when the policy is to judge it: the breaker opened, Close
+// gave up, the caller's context ended, or the operation's deadline passed.
+func (f *Feeder) explain(t *task, timedOut bool, err error) error {
 	switch {
-	case errors.Is(err, ErrBreakerOpen):
-		return err
-	case f.aborted.err() != nil && parent.Err() == nil:
+	case errors.Is(err, ErrBreakerOpen), errors.Is(err, vespa.ErrInvalidDocumentID):
+		return err // nothing was sent, and sending again cannot help
+	case f.aborted.err() != nil && t.ctx.Err() == nil:
 		if be := f.breaker.err(); be != nil {
 			return be
 		}
 		return cancelledBy(f.aborted.err())
-	case parent.Err() != nil:
-		return context.Cause(parent)
-	case ctx.Err() != nil:
-		// The operation's own deadline.
-		if last != nil {
-			return fmt.Errorf("feed: operation timed out after %v (%w): %w",
-				f.cfg.OperationTimeout, context.DeadlineExceeded, vespa.ErrorFromResult(last, kindName))
-		}
-		return fmt.Errorf("feed: operation timed out after %v: %w", f.cfg.OperationTimeout, err)
+	case t.ctx.Err() != nil:
+		return context.Cause(t.ctx)
+	case timedOut:
+		return f.timedOut(t)
+	}
+	return nil
+}
+
+// timedOut returns the error of an operation whose deadline ends it.
+func (f *Feeder) timedOut(t *task) error {
+	if t.lastErr == nil && t.last != nil {
+		return fmt.Errorf("feed: operation timed out after %v (%w): %w",
+			f.cfg.OperationTimeout, context.DeadlineExceeded, vespa.ErrorFromResult(t.last, opName(t.op.Kind)))
+	}
+	if errors.Is(t.lastErr, context.DeadlineExceeded) {
+		return fmt.Errorf("feed: operation timed out after %v: %w", f.cfg.OperationTimeout, t.lastErr)
+	}
+	return fmt.Errorf("feed: operation timed out after %v (%w): %w", f.cfg.OperationTimeout, context.DeadlineExceeded, t.lastErr)
+}
+
+// finalError is the error of an operation whose last attempt the policy does
+// not retry.
+func (f *Feeder) finalError(t *task, r *vespa.Result, err error) error {
+	if r != nil {
+		return vespa.ErrorFromResult(r, opName(t.op.Kind))
 	}
 	return err
 }
@@ -202,65 +221,4 @@ func (f *Feeder) fail(err error) {
 		f.client.Logger().Error("feed: circuit breaker open, stopping the feed", "error", be)
 		f.stop(be)
 	}
-}
-
-// finish counts an outcome and delivers it.
-func (f *Feeder) finish(ctx context.Context, o *Outcome, sent bool) {
-	f.stats.outcome(o, sent)
-	if f.cfg.OnOutcome != nil {
-		f.cfg.OnOutcome(ctx, *o)
-	}
-}
-
-// leastBusy returns the connection with the fewest requests in flight.
-func (f *Feeder) leastBusy() *conn {
-	best := f.conns[0]
-	n := best.busy.Load()
-	for _, c := range f.conns[1:] {
-		if b := c.busy.Load(); b < n {
-			best, n = c, b
-		}
-	}
-	return best
-}
-
-// countingTransport counts the body bytes sent and received.
-type countingTransport struct {
-	base  http.RoundTripper
-	stats *collector
-}
-
-// RoundTrip implements http.RoundTripper.
-func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.ContentLength > 0 {
-		t.stats.bytesOut.Add(req.ContentLength)
-	}
-	resp, err := t.base.RoundTrip(req)
-	if resp != nil {
-		if resp.ContentLength >= 0 {
-			t.stats.bytesIn.Add(resp.ContentLength)
-		} else if resp.Body != nil {
-			resp.Body = &countingBody{ReadCloser: resp.Body, stats: t.stats}
-		}
-	}
-	return resp, err
-}
-
-// CloseIdleConnections closes the base transport's idle connections.
-func (t *countingTransport) CloseIdleConnections() {
-	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
-		c.CloseIdleConnections()
-	}
-}
-
-// countingBody counts the bytes read from a response body of unknown length.
-type countingBody struct {
-	io.ReadCloser
-	stats *collector
-}
-
-func (b *countingBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	b.stats.bytesIn.Add(int64(n))
-	return n, err
 }

@@ -106,10 +106,10 @@ func ExampleClient_Search_errors() {
 	fmt.Println(errors.Is(err, vespa.ErrBadRequest), code)
 	// errors.As reads the status and Vespa's error entries.
 	if qe := (*query.Error)(nil); errors.As(err, &qe) {
-		fmt.Println(qe.StatusCode(), len(qe.Errors), qe.Has(query.CodeIllegalQuery))
+		fmt.Println(qe.StatusCode(), len(qe.Errors), qe.Has(query.CodeInvalidQueryParameter))
 	}
 	// Output:
-	// true illegal query
+	// true invalid query parameter
 	// 400 1 true
 }
 

@@ -27,8 +27,9 @@
 //
 //	name          used by                          retry when                                  wait after attempt n                          attempts  when they run out
 //	Query         every query                      an error (any response is a result)         uniform(0, min(60 s, 1.5 s·2^(n−1)))          5         the last error
-//	DocV1         feeder, outer layer              an error, or a result with status 503       1 s·2^(n−1) (1 s, 2 s)                        3         the last outcome as it was
-//	Throttle      feeder, inner layer              a result with status 429                    uniform(0, min(10 s, 1 s·2^(n−1)))            never     — (only ctx ends it)
+//	DocV1         feeder opt-in, outer layer       an error, or a result with status 503       1 s·2^(n−1) (1 s, 2 s)                        3         the last outcome as it was
+//	Throttle      feeder opt-in, inner layer       a result with status 429                    uniform(0, min(10 s, 1 s·2^(n−1)))            never     — (only ctx ends it)
+//	Feed          feeder (default), step by step   an error, or a result with 429, 503 or 504  WaitJittered(20 ms, 5 s, 2.0, 0.5)            never     — (the op's deadline ends it)
 //	SyncRequest   every sync data-plane request    a 429 result, or a connection error         0.1 s·1.618^(n−1) + uniform(0, 1 s)           11        the last outcome
 //	Visit         each visit page (on SyncRequest) an error carrying a status ≥ 400            none                                          3         the last error
 //	ControlPlane  control-plane reads and polls    any error except a final 4xx (*)            min(3 s, 1 s·2^(n−1)) (1 s, 2 s)              3         the original last error
@@ -61,6 +62,12 @@
 // never a wrapper. When the context ends first, it returns an error for
 // which errors.Is(err, context.Canceled) (or DeadlineExceeded) holds, also
 // when the context was cancelled with a custom cause.
+//
+// A scheduler that parks an operation between attempts, as the feeder does,
+// takes a policy step by step with a [Stepper]: after each attempt,
+// [Stepper.Next] says "retry after d" or "stop", deciding as [Run] would.
+// DocV1 and Throttle are the feeder's earlier (pyvespa-like) pair, nested
+// DocV1 outside Throttle; Feed replaced them as its default.
 //
 // The building blocks are exported so that users can compose their own with
 // [New]: waits [WaitExponential], [WaitRandomExponential], [WaitGoldenJitter],

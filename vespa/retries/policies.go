@@ -11,19 +11,51 @@ import (
 // and makes 5 attempts, then returns the last error.
 var Query = New("Query", RetryIfError, WaitRandomExponential(1500*time.Millisecond, 60*time.Second), 5)
 
-// DocV1 is the outer policy of each operation the feeder sends (package feed):
-// an error or a 503 from a restarting container is retried after 1 s, then 2 s;
+// DocV1 is the outer policy of the feeder's earlier, pyvespa-like retry
+// behaviour (package feed, selected through its Config.Retries; the default
+// is [Feed]): an error or a 503 from a restarting container is retried after 1 s, then 2 s;
 // after 3 attempts the last outcome is returned as it was — the 503 response
 // with a nil error, or the last error. Inside it runs [Throttle].
 var DocV1 = New("DocV1", func(o Outcome) bool { return o.Err != nil || o.StatusCode() == 503 },
 	WaitExponential(time.Second, time.Second, 0), 3)
 
-// Throttle is the inner policy of each operation the feeder sends: a 429 from a
+// Throttle is the inner policy of the feeder's earlier behaviour (inside
+// [DocV1]): a 429 from a
 // container that is shedding load is retried after uniform(0, min(10 s,
 // 1 s·2^(n−1))), without limit. It never stops on purpose: sustained
 // back-pressure must slow a feed down, not fail it. Only the context ends it,
 // and the feeder always gives one with a deadline.
 var Throttle = New("Throttle", RetryIfStatus(429), WaitRandomExponential(time.Second, 10*time.Second), 0)
+
+// Feed is the default policy of each operation the feeder sends (package
+// feed), taken step by step ([Stepper]) so that a waiting operation holds no
+// in-flight slot: a 429 (the container sheds load), a 503 (it is restarting
+// or has no free handler), a 504 (it timed out) and any transport error
+// (an error without a status) but a certificate failure are retried after
+// WaitJittered(20 ms, 5 s, 2.0, 0.5),
+// that is uniform(d/2, d) with d = min(5 s, 20 ms·2^(n−1)), without an
+// attempt limit: only the operation's deadline, the caller's context or the
+// feeder's circuit breaker end it, as in Vespa's Java feed client. First
+// waits are short because the operation waits off the window while others
+// are sent; the feeder lowers its in-flight target on 429 and 504. Which
+// operations may be sent again after an error that may have reached Vespa
+// (a non-idempotent update) is the feeder's decision, not the policy's.
+var Feed = New("Feed", retryFeed, mustJittered(20*time.Millisecond, 5*time.Second, 2.0, 0.5), 0)
+
+// retryFeed retries 429, 503 and 504, as results or errors, and transport
+// errors (errors without a status) but certificate failures. An error with
+// another status (a redirect not followed, a malformed or oversized answer)
+// is final: sending again would get the same.
+func retryFeed(o Outcome) bool {
+	status := o.StatusCode()
+	switch {
+	case status == 429 || status == 503 || status == 504:
+		return true
+	case o.Err != nil:
+		return status == 0 && !isCertificateError(o.Err)
+	}
+	return false
+}
 
 // DefaultSyncRequestAttempts is the number of attempts of [SyncRequest].
 const DefaultSyncRequestAttempts = 11

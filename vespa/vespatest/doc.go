@@ -143,4 +143,27 @@
 // tensors are stored in the short form {"type":…,"values":[…]}, cells
 // rounded to the cell type. /search/ keeps the vectors it parsed for
 // nearestNeighbor across queries, until the document changes or goes away.
+//
+// # Differences from Vespa's own handlers
+//
+// The integration suite's differential test (integration/differential_test.go)
+// sends the same 57 requests to this emulator and to Vespa's own
+// DocumentV1ApiHandler and search handler (the JDisc harness, Vespa 8.700.24)
+// and compares status, body and message. These answers differ, for the reasons
+// given; everything else it sends is answered alike:
+//
+//   - a failed condition's message is the C++ content node's ReturnCode text
+//     ("[UNKNOWN(251013) @ tcp/...]: ReturnCode(TEST_AND_SET_CONDITION_FAILED,
+//     ...)"); the harness's storage is not Vespa's, so it does not settle this;
+//   - update values are type-checked when they are applied, not when the
+//     request is parsed, so such a 400 carries the document's "id";
+//   - error texts of parsers: JSON bodies (Vespa's are Jackson's), document
+//     selections (JavaCC's), and the column of a YQL syntax error;
+//   - continuation tokens are this package's own format, so a bad one is
+//     refused with another message (and tokens are not Vespa's bytes);
+//   - a grouping with max(inf) is answered here; Vespa refuses it (400, code
+//     4) while grouping.globalMaxGroups is on, which is its default;
+//   - a GET of an unknown document type and a query with an unknown rank
+//     profile are refused here (400); the harness routes the first to its store
+//     and its container knows no rank profiles, so neither is settled yet.
 package vespatest

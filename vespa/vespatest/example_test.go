@@ -79,5 +79,5 @@ func ExampleWithSchema() {
 	resp.Body.Close()
 	fmt.Println(resp.StatusCode, string(body))
 	// Output:
-	// 400 {"pathId":"/document/v1/ns/music/docid/1","message":"No field 'album' in the structure of type 'music', which has the fields: [artist]"}
+	// 400 {"pathId":"/document/v1/ns/music/docid/1","message":"Field 'album' is not defined in document type 'music'"}
 }

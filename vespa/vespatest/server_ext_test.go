@@ -232,7 +232,7 @@ func TestServer_deployReplacesSchemas(t *testing.T) {
 		t.Errorf("unknown type after deploy: %d %s", st, body)
 	}
 	music := s.URL() + "/document/v1/ns/music/docid/1"
-	if st, body := do(t, s.Client(), "POST", music, `{"fields":{"artist":"a","nope":1}}`); st != 400 || !strings.Contains(body, "No field 'nope'") {
+	if st, body := do(t, s.Client(), "POST", music, `{"fields":{"artist":"a","nope":1}}`); st != 400 || !strings.Contains(body, "Field 'nope' is not defined in document type 'music'") {
 		t.Errorf("unknown field: %d %s", st, body)
 	}
 	_, body := do(t, http.DefaultClient, "GET", s.ConfigServerURL()+

@@ -413,6 +413,9 @@ func (d *docReq) write(id docid.ID) {
 	switch d.op {
 	case fault.OpPut:
 		putFields, ignoredFields, err = NormalizeFields(sch, wb.fields, d.s.IgnoreUndefined)
+		if fe := (*fieldValueError)(nil); errors.As(err, &fe) {
+			err = fmt.Errorf("In document '%s': %w", id.Full, err)
+		}
 	case fault.OpUpdate:
 		update, ignoredFields, err = parseUpdate(sch, wb.fields, d.s.IgnoreUndefined)
 	}

@@ -103,7 +103,9 @@ func (p params) duration(name string, def time.Duration) (time.Duration, error) 
 	}
 	d, err := vtime.Parse(v)
 	if err != nil {
-		return 0, badParam("%s", err.Error())
+		// Vespa's text for a value that is not a number: "Failed parsing" around
+		// ParameterParser's own (see integration/differential_test.go).
+		return 0, badParam("Failed parsing '%s': %s", v, err.Error())
 	}
 	return d, nil
 }

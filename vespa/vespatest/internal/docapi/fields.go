@@ -29,11 +29,13 @@ func NormalizeFields(sch *schema.Schema, raw json.RawMessage, ignoreUndefined bo
 				ignored = true
 				continue
 			}
-			return nil, false, unknownField(sch, m.Key)
+			// Vespa's JSON reader for puts (checked against its DocumentV1ApiHandler, see
+			// integration/differential_test.go).
+			return nil, false, fmt.Errorf("Field '%s' is not defined in document type '%s'", m.Key, sch.Name)
 		}
 		v, ok, err := ft.Normalize(m.Val)
 		if err != nil {
-			return nil, false, fmt.Errorf("Could not parse field '%s' of type %s: %w", m.Key, ft.Text(), err)
+			return nil, false, &fieldValueError{fmt.Errorf("Could not parse field '%s' of type %s: %w", m.Key, ft.Text(), err)}
 		}
 		if ok {
 			out = append(out, jsonx.Member{Key: m.Key, Val: v})
@@ -42,9 +44,12 @@ func NormalizeFields(sch *schema.Schema, raw json.RawMessage, ignoreUndefined bo
 	return out.Marshal(), ignored, nil
 }
 
-func unknownField(sch *schema.Schema, name string) error {
-	return fmt.Errorf("No field '%s' in the structure of type '%s', which has the fields: %s", name, sch.Name, sch.FieldList())
-}
+// fieldValueError is a field value of the wrong type in a put; Vespa names
+// the document before it ("In document 'id:...': Could not parse field ...").
+type fieldValueError struct{ err error }
+
+func (e *fieldValueError) Error() string { return e.err.Error() }
+func (e *fieldValueError) Unwrap() error { return e.err }
 
 var anyType = &schema.FieldType{Kind: schema.KindAny}
 

@@ -35,7 +35,7 @@ func parseUpdate(sch *schema.Schema, raw json.RawMessage, ignoreUndefined bool) 
 				ignored = true
 				continue
 			}
-			return nil, false, unknownField(sch, base)
+			return nil, false, fmt.Errorf("Error in '%s': No field named '%s' in document type '%s'", m.Key, base, sch.Name)
 		}
 		ops, err := jsonx.ParseObject(m.Val)
 		if err != nil {
@@ -81,7 +81,7 @@ func applyUpdate(sch *schema.Schema, stored []byte, update jsonx.Object) ([]byte
 			next, err = applyFieldOps(ft, cur, ops)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("Could not update field '%s': %w", m.Key, err)
+			return nil, fmt.Errorf("Error in '%s': %w", m.Key, err)
 		}
 		if next == nil || schema.IsEmptyJSON(next) {
 			doc = doc.Del(base)

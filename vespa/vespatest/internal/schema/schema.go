@@ -114,15 +114,6 @@ func (s *Schema) Field(name string) (Field, bool) {
 	return s.Fields[i], true
 }
 
-// fieldNames renders the field list the way Vespa's error messages do.
-func (s *Schema) FieldList() string {
-	parts := make([]string, len(s.Fields))
-	for i, f := range s.Fields {
-		parts[i] = f.Name
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
-}
-
 func ValidateSchemas(schemas []Schema) error {
 	seen := map[string]bool{}
 	for _, s := range schemas {

@@ -51,5 +51,5 @@ func ExampleNewHandler_error() {
 	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/search/?yql=selectz", nil))
 	fmt.Println(w.Code, w.Body.String())
 	// Output:
-	// 400 {"root":{"id":"toplevel","relevance":1.0,"fields":{"totalCount":0},"errors":[{"code":3,"summary":"Illegal query","message":"Could not instantiate query from YQL: query:L1:0 mismatched input 'selectz' expecting SELECT"}]}}
+	// 400 {"root":{"id":"toplevel","relevance":1.0,"fields":{"totalCount":0},"errors":[{"code":4,"summary":"Invalid query parameter","message":"Could not create query from YQL: query:L1:0 mismatched input 'selectz' expecting SELECT"}]}}
 }

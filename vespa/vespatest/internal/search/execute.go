@@ -168,7 +168,7 @@ func queryError(err error) *resultError {
 		e := re.e
 		return &e
 	}
-	e := illegalQuery("Could not instantiate query from YQL: " + err.Error())
+	e := invalidParameter("Could not create query from YQL: " + err.Error())
 	return &e
 }
 
@@ -232,8 +232,8 @@ func resolveUserInput(n node, p params, depth int) (node, error) {
 		if !n.isLit {
 			v, ok := p[n.param]
 			if !ok {
-				return nil, &carriedResultError{e: illegalQuery(
-					fmt.Sprintf("Could not instantiate query from YQL: Could not find referenced parameter '%s'", n.param))}
+				return nil, &carriedResultError{e: invalidParameter(
+					fmt.Sprintf("Could not create query from YQL: Input '%s' is not set", n.param))}
 			}
 			text = v
 		}

@@ -117,7 +117,7 @@ func parseRequest(p params) (*request, *resultError) {
 	if v, ok := p.get("timeout"); ok {
 		d, err := vtime.Parse(v)
 		if err != nil {
-			ill := illegalQuery(fmt.Sprintf("Could not set 'timeout' to '%s': %v", v, err))
+			ill := illegalQuery(fmt.Sprintf("Could not set 'timeout': Error parsing '%s': Invalid number '%s'", v, v))
 			return nil, &ill
 		}
 		req.timeout, req.timeoutSet = d, true
@@ -148,11 +148,11 @@ func intParam(p params, def int, display, full string, aliases ...string) (int, 
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil {
-		e := illegalQuery(fmt.Sprintf("Could not set '%s' to '%s': '%s' is not a valid integer", display, v, v))
+		e := illegalQuery(fmt.Sprintf("Could not set '%s': '%s' is not a valid integer", display, v))
 		return 0, &e
 	}
 	if n < 0 {
-		e := illegalQuery(fmt.Sprintf("Could not set '%s' to '%s': Must be a positive number", display, v))
+		e := illegalQuery(fmt.Sprintf("Could not set '%s': '%s' must be a positive number, not %d", display, display, n))
 		return 0, &e
 	}
 	return n, nil

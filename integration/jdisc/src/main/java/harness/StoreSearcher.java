@@ -1,0 +1,170 @@
+package harness;
+
+import com.yahoo.data.access.Inspector;
+import com.yahoo.data.access.simple.Value;
+import com.yahoo.document.Document;
+import com.yahoo.document.Field;
+import com.yahoo.document.datatypes.Array;
+import com.yahoo.document.datatypes.FieldValue;
+import com.yahoo.document.datatypes.NumericFieldValue;
+import com.yahoo.document.datatypes.StringFieldValue;
+import com.yahoo.document.datatypes.TensorFieldValue;
+import com.yahoo.search.Query;
+import com.yahoo.search.Result;
+import com.yahoo.search.Searcher;
+import com.yahoo.search.query.Sorting;
+import com.yahoo.search.result.Coverage;
+import com.yahoo.search.result.ErrorMessage;
+import com.yahoo.search.result.Hit;
+import com.yahoo.search.searchchain.Execution;
+import com.yahoo.tensor.Tensor;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The harness's stand-in for the content nodes on the query path: a searcher in a local provider
+ * for the content cluster that answers from the {@link Store}. Everything before it (the search
+ * handler, query profiles, the YQL parser, query transforms) and after it (JsonRenderer) is
+ * Vespa's; matching ({@link QueryMatcher}), ranking, sorting and summaries here are ours and only
+ * cover what govespa's tests use.
+ * <p>
+ * The query property {@code harness.sleep} (milliseconds) makes it sleep before answering, to
+ * provoke the container's real timeout handling.
+ */
+public final class StoreSearcher extends Searcher {
+
+    @Override
+    public Result search(Query query, Execution execution) {
+        Store store = Store.get();
+        long sleep = query.properties().getLong("harness.sleep", 0L);
+        if (sleep > 0) {
+            try {
+                Thread.sleep(sleep);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (query.getTimeLeft() <= 0) {
+                return new Result(query, ErrorMessage.createTimeout("Timed out waiting for the harness store after " + sleep + " ms"));
+            }
+        }
+        QueryMatcher matcher;
+        try {
+            matcher = new QueryMatcher(store, query);
+        } catch (IllegalArgumentException e) {
+            return new Result(query, ErrorMessage.createIllegalQuery(e.getMessage()));
+        }
+        Set<String> restrict = query.getModel().getRestrict();
+        List<QueryMatcher.Match> matches = new ArrayList<>();
+        int searched = 0;
+        for (Document doc : store.documents()) {
+            String type = doc.getDataType().getName();
+            if (!restrict.isEmpty() && !restrict.contains(type)) continue;
+            searched++;
+            QueryMatcher.Match m = matcher.match(doc);
+            if (m != null) matches.add(m);
+        }
+        matches = matcher.limitNearestNeighbors(matches);
+        matches.sort(order(query));
+
+        Result result = new Result(query);
+        result.setTotalHitCount(matches.size());
+        result.setCoverage(new Coverage(searched, searched, 1));
+        int from = Math.min(query.getOffset(), matches.size());
+        int to = Math.min(from + query.getHits(), matches.size());
+        Set<String> selected = query.getPresentation().getSummaryFields();
+        for (QueryMatcher.Match m : matches.subList(from, to)) {
+            result.hits().add(hit(store, m, selected));
+        }
+        return result;
+    }
+
+    @Override
+    public void fill(Result result, String summaryClass, Execution execution) {
+        // Hits are filled when they are made.
+    }
+
+    private Hit hit(Store store, QueryMatcher.Match m, Set<String> selected) {
+        Document doc = m.doc();
+        String type = doc.getDataType().getName();
+        Hit hit = new Hit(doc.getId().toString(), m.relevance());
+        hit.setSource(store.cluster());
+        Set<String> summary = store.summaryFields(type);
+        boolean all = selected == null || selected.isEmpty();
+        if (all) {
+            hit.setField("sddocname", type);
+            hit.setField("documentid", doc.getId().toString());
+        }
+        for (Field f : doc.getDataType().getFields()) {
+            if (!summary.contains(f.getName()) || (!all && !selected.contains(f.getName()))) continue;
+            FieldValue v = doc.getFieldValue(f);
+            if (v != null) hit.setField(f.getName(), render(v));
+        }
+        hit.setFilled("default");
+        return hit;
+    }
+
+    /** A field value as a docsum would hold it. */
+    private static Object render(FieldValue v) {
+        if (v instanceof StringFieldValue s) return s.getString();
+        if (v instanceof NumericFieldValue n) return n.getNumber();
+        if (v instanceof TensorFieldValue t) return t.getTensor().orElse(null);
+        if (v instanceof Array<?> a) {
+            Value.ArrayValue out = new Value.ArrayValue();
+            for (Object e : a.getValues()) out.add(inspector((FieldValue) e));
+            return out;
+        }
+        return v.toString();
+    }
+
+    private static Inspector inspector(FieldValue v) {
+        if (v instanceof StringFieldValue s) return new Value.StringValue(s.getString());
+        if (v instanceof NumericFieldValue n) {
+            Number x = n.getNumber();
+            return (x instanceof Double || x instanceof Float) ? new Value.DoubleValue(x.doubleValue()) : new Value.LongValue(x.longValue());
+        }
+        return new Value.StringValue(v.toString());
+    }
+
+    /** The query's sort order, else relevance, descending; ties by document ID. */
+    private static Comparator<QueryMatcher.Match> order(Query query) {
+        Sorting sorting = query.getRanking().getSorting();
+        Comparator<QueryMatcher.Match> c = null;
+        if (sorting != null) {
+            for (Sorting.FieldOrder fo : sorting.fieldOrders()) {
+                String name = fo.getFieldName();
+                Comparator<QueryMatcher.Match> one = "[relevance]".equals(name) || "[rank]".equals(name)
+                        ? Comparator.comparingDouble(QueryMatcher.Match::relevance)
+                        : Comparator.comparing(m -> sortKey(m.doc(), name), StoreSearcher::compareKeys);
+                if (fo.getSortOrder() == Sorting.Order.DESCENDING) one = one.reversed();
+                c = c == null ? one : c.thenComparing(one);
+            }
+        }
+        if (c == null) c = Comparator.comparingDouble(QueryMatcher.Match::relevance).reversed();
+        return c.thenComparing(m -> m.doc().getId().toString());
+    }
+
+    private static Comparable<?> sortKey(Document doc, String field) {
+        FieldValue v = doc.getDataType().getField(field) == null ? null : doc.getFieldValue(field);
+        if (v instanceof NumericFieldValue n) return n.getNumber().doubleValue();
+        if (v instanceof StringFieldValue s) return s.getString();
+        return null;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static int compareKeys(Comparable a, Comparable b) {
+        if (a == null || b == null) return a == null ? (b == null ? 0 : 1) : -1; // missing values last
+        if (a.getClass() != b.getClass()) return a.toString().compareTo(b.toString());
+        return a.compareTo(b);
+    }
+
+    /** The cell values of a dense tensor, in order. */
+    static double[] values(Tensor t) {
+        double[] out = new double[(int) t.size()];
+        int i = 0;
+        for (var it = t.valueIterator(); it.hasNext() && i < out.length; ) out[i++] = it.next();
+        return out;
+    }
+}

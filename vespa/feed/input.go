@@ -1,0 +1,137 @@
+package feed
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/govespa/govespa/vespa"
+)
+
+// ErrInvalidOperation is matched (errors.Is) by the error of [Feeder.Enqueue]
+// (and Put, Update, Remove) for an operation that cannot be sent: an unknown
+// kind, an invalid document ID, or fields that are not a JSON object. Such an
+// operation is refused before any attempt and has no outcome; [Feeder.Feed]
+// reports it as a failed outcome and goes on.
+var ErrInvalidOperation = errors.New("feed: invalid operation")
+
+// invalid returns an error matching ErrInvalidOperation and cause.
+func invalid(op *Operation, format string, args ...any) error {
+	what := fmt.Sprintf(format, args...)
+	if op.Line > 0 {
+		return fmt.Errorf("%w: %s line %d: %s", ErrInvalidOperation, op.Source, op.Line, what)
+	}
+	return fmt.Errorf("%w: %s", ErrInvalidOperation, what)
+}
+
+// check validates op before it is accepted and readies its request body.
+func (op *Operation) check() error {
+	switch op.Kind {
+	case vespa.OpPut, vespa.OpUpdate:
+		if op.Fields == nil {
+			return invalid(op, "%s of %s without fields", opName(op.Kind), op.ID)
+		}
+	case vespa.OpRemove:
+	default:
+		return invalid(op, "cannot feed operation kind %v", op.Kind)
+	}
+	if op.checked {
+		return nil // read by the Reader, which checked it
+	}
+	if err := op.ID.Validate(); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrInvalidOperation, opName(op.Kind), err)
+	}
+	if op.Fields != nil && op.body == nil {
+		if !isJSONObject(op.Fields) {
+			return invalid(op, "%s of %s: the fields are not a JSON object", opName(op.Kind), op.ID)
+		}
+	}
+	op.checked = true
+	return nil
+}
+
+// isJSONObject reports whether b is one valid JSON object.
+func isJSONObject(b []byte) bool {
+	b = bytes.TrimSpace(b)
+	return len(b) > 0 && b[0] == '{' && json.Valid(b)
+}
+
+// NewPut returns the put of id with fields, for [Feeder.Enqueue] (to set
+// [Operation.Meta], [Operation.Done] or a condition): fields is a struct or
+// map, encoded with encoding/json here, once, or the JSON object itself as
+// json.RawMessage or []byte (copied). A value that is not a JSON object is an
+// error matching [ErrInvalidOperation]; the ID is checked by Enqueue.
+func NewPut(id vespa.DocumentID, fields any) (Operation, error) {
+	op := Operation{Kind: vespa.OpPut, ID: id}
+	raw, err := encodeObject(fields)
+	if err != nil {
+		return op, invalid(&op, "put of %s: %v", id, err)
+	}
+	op.setBody(wrapFields(raw))
+	return op, nil
+}
+
+// NewUpdate returns the update of id, for [Feeder.Enqueue]: update is a
+// [*vespa.Update] (or vespa.Update), whose encoding {"fields": {...}} is the
+// whole body as it is, or else the JSON object of the field updates as
+// json.RawMessage, []byte, or any value that encoding/json turns into one.
+// An update that does not encode is an error matching [ErrInvalidOperation].
+func NewUpdate(id vespa.DocumentID, update any) (Operation, error) {
+	op := Operation{Kind: vespa.OpUpdate, ID: id}
+	var body []byte
+	var err error
+	switch u := update.(type) {
+	case *vespa.Update:
+		if u == nil {
+			return op, invalid(&op, "update of %s: nil *vespa.Update", id)
+		}
+		body, err = u.MarshalJSON()
+	case vespa.Update:
+		body, err = u.MarshalJSON()
+	default:
+		var raw []byte
+		if raw, err = encodeObject(update); err == nil {
+			body = wrapFields(raw)
+		}
+	}
+	if err != nil {
+		return op, invalid(&op, "update of %s: %v", id, err)
+	}
+	if !bytes.HasPrefix(body, []byte(fieldsPrefix)) || !bytes.HasSuffix(body, []byte(fieldsSuffix)) {
+		return op, invalid(&op, "update of %s: the update does not encode as {\"fields\":...}", id)
+	}
+	op.setBody(body)
+	return op, nil
+}
+
+// setBody makes body, {"fields":<object>}, the operation's request body, and
+// its Fields the object inside it (no copy).
+func (op *Operation) setBody(body []byte) {
+	op.body = body
+	op.Fields = body[len(fieldsPrefix) : len(body)-len(fieldsSuffix)]
+}
+
+// encodeObject returns v as a JSON object: json.RawMessage and []byte as
+// they are, other values through encoding/json.
+func encodeObject(v any) ([]byte, error) {
+	var raw []byte
+	switch x := v.(type) {
+	case nil:
+		return nil, errors.New("nil fields")
+	case json.RawMessage:
+		raw = x
+	case []byte:
+		raw = x
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("encoding %T: %w", v, err)
+		}
+		raw = b
+	}
+	if !isJSONObject(raw) {
+		return nil, errors.New("the fields are not a JSON object")
+	}
+	return bytes.TrimSpace(raw), nil
+}
