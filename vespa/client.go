@@ -175,7 +175,7 @@ func (c *Client) newHeaderTransport() (*headerTransport, error) {
 	cfg, tlsCfg := c.cfg(), c.sec().tls
 	raw := cfg.baseTransport
 	if raw == nil {
-		raw = newTransport(cfg, tlsCfg)
+		raw = newTransport(cfg, tlsCfg, c.endpoint)
 	}
 	base := raw
 	if cfg.wrapper != nil {

@@ -104,6 +104,37 @@ func WithConnections(n int) Option { return connectionsOption(n) }
 // WithHTTPVersion selects the HTTP versions used. Default [HTTPAuto].
 func WithHTTPVersion(v HTTPVersion) Option { return httpVersionOption(v) }
 
+// HTTP2Transport selects the implementation of HTTP/2 ([WithHTTP2Transport]).
+type HTTP2Transport int
+
+// The HTTP/2 implementations of [WithHTTP2Transport].
+const (
+	// HTTP2Batching is govespa's own HTTP/2 transport, the default: made
+	// for many small concurrent requests (the feeder's), it writes every
+	// frame queued on a connection in one write and reads every frame that
+	// arrived in one read. It dials directly: when the environment names a
+	// proxy for the endpoint, net/http's is used instead.
+	HTTP2Batching HTTP2Transport = iota
+	// HTTP2NetHTTP is net/http's HTTP/2.
+	HTTP2NetHTTP
+)
+
+// String returns "batching" or "net/http".
+func (t HTTP2Transport) String() string {
+	switch t {
+	case HTTP2Batching:
+		return "batching"
+	case HTTP2NetHTTP:
+		return "net/http"
+	}
+	return fmt.Sprintf("HTTP2Transport(%d)", int(t))
+}
+
+// WithHTTP2Transport selects the implementation of HTTP/2 used under
+// WithHTTPVersion([HTTP2]). Default [HTTP2Batching]. [HTTPAuto] and [HTTP1]
+// always use net/http.
+func WithHTTP2Transport(t HTTP2Transport) Option { return http2TransportOption(t) }
+
 // WithIdleConnTimeout sets how long idle connections are kept. Default
 // [DefaultIdleConnTimeout]; d must be positive.
 func WithIdleConnTimeout(d time.Duration) Option { return idleOption(d) }
@@ -170,26 +201,27 @@ type secret string
 func (secret) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte("[REDACTED]")) }
 
 type config struct {
-	token         secret
-	certFiles     [][2]string
-	certs         []tls.Certificate
-	caFiles       []string
-	caPEMs        [][]byte
-	tlsConfig     *tls.Config
-	insecure      bool
-	headers       http.Header
-	userAgent     string
-	connections   int
-	httpVersion   HTTPVersion
-	idle          time.Duration
-	logger        *slog.Logger
-	policy        retries.Policy
-	attempts      int
-	timeout       time.Duration
-	wrapper       func(http.RoundTripper) http.RoundTripper
-	docLimit      int64
-	visitLimit    int64
-	baseTransport http.RoundTripper // tests only: replaces the *http.Transport
+	token          secret
+	certFiles      [][2]string
+	certs          []tls.Certificate
+	caFiles        []string
+	caPEMs         [][]byte
+	tlsConfig      *tls.Config
+	insecure       bool
+	headers        http.Header
+	userAgent      string
+	connections    int
+	httpVersion    HTTPVersion
+	http2Transport HTTP2Transport
+	idle           time.Duration
+	logger         *slog.Logger
+	policy         retries.Policy
+	attempts       int
+	timeout        time.Duration
+	wrapper        func(http.RoundTripper) http.RoundTripper
+	docLimit       int64
+	visitLimit     int64
+	baseTransport  http.RoundTripper // tests only: replaces the *http.Transport
 }
 
 func defaultConfig() config {
@@ -337,6 +369,20 @@ func (o httpVersionOption) apply(c *config) error {
 }
 func (o httpVersionOption) String() string {
 	return "WithHTTPVersion(" + HTTPVersion(o).String() + ")"
+}
+
+type http2TransportOption HTTP2Transport
+
+func (o http2TransportOption) apply(c *config) error {
+	switch HTTP2Transport(o) {
+	case HTTP2Batching, HTTP2NetHTTP:
+		c.http2Transport = HTTP2Transport(o)
+		return nil
+	}
+	return fmt.Errorf("vespa: WithHTTP2Transport(%d): unknown transport", int(o))
+}
+func (o http2TransportOption) String() string {
+	return "WithHTTP2Transport(" + HTTP2Transport(o).String() + ")"
 }
 
 type idleOption time.Duration

@@ -11,6 +11,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/govespa/govespa/vespa/internal/h2"
 	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
@@ -55,9 +56,28 @@ func buildTLS(c *config) (*tls.Config, error) {
 	return cfg, nil
 }
 
-// newTransport returns a new *http.Transport with the client's settings: its
-// own connection pool, TLS, and protocols.
-func newTransport(c *config, tlsCfg *tls.Config) *http.Transport {
+// newTransport returns a new transport with the client's settings: its own
+// connection pool, TLS, and protocols. HTTP/2 alone ([HTTP2]) goes through
+// govespa's batching transport (vespa/internal/h2) unless
+// [WithHTTP2Transport] chose net/http's or a proxy is configured for the
+// endpoint (the batching transport dials directly); everything else is
+// net/http's.
+func newTransport(c *config, tlsCfg *tls.Config, endpoint *url.URL) http.RoundTripper {
+	if c.httpVersion == HTTP2 && c.http2Transport == HTTP2Batching && !proxied(endpoint) {
+		return &h2.Transport{TLSClientConfig: tlsCfg.Clone(), IdleConnTimeout: c.idle}
+	}
+	return newNetHTTPTransport(c, tlsCfg)
+}
+
+// proxied reports whether the environment names a proxy for endpoint.
+func proxied(endpoint *url.URL) bool {
+	p, err := http.ProxyFromEnvironment(&http.Request{URL: endpoint})
+	return err != nil || p != nil
+}
+
+// newNetHTTPTransport returns a new *http.Transport with the client's
+// settings.
+func newNetHTTPTransport(c *config, tlsCfg *tls.Config) *http.Transport {
 	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
 	t := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,

@@ -66,6 +66,7 @@ type options struct {
 	credOptions   []vespa.Option
 	insecure      bool
 	http1         bool
+	netHTTP2      bool
 	stopOnBadLine bool
 	files         []string
 }
@@ -96,6 +97,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	o.creds.Register(fs)
 	fs.BoolVar(&o.insecure, "insecure", false, "skip server certificate verification (tests only)")
 	fs.BoolVar(&o.http1, "http1", false, "use HTTP/1.1 instead of HTTP/2")
+	fs.BoolVar(&o.netHTTP2, "net-http2", false, "use net/http's HTTP/2 instead of govespa's batching transport")
 	fs.BoolVar(&o.stopOnBadLine, "stop-on-bad-line", false, "stop at the first malformed operation")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -133,6 +135,9 @@ func clientOptions(o options) []vespa.Option {
 		opts = append(opts, vespa.WithHTTPVersion(vespa.HTTP1))
 	} else {
 		opts = append(opts, vespa.WithHTTPVersion(vespa.HTTP2))
+		if o.netHTTP2 {
+			opts = append(opts, vespa.WithHTTP2Transport(vespa.HTTP2NetHTTP))
+		}
 	}
 	opts = append(opts, o.credOptions...)
 	if o.insecure {

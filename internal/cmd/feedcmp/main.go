@@ -1,0 +1,271 @@
+// Command feedcmp measures the feed command (examples/feed) side by side
+// with Vespa's CLI (vespa feed) on one loopback sink: a separate process
+// that serves /document/v1 over h2c (and HTTP/1.1) and answers 200 at once.
+// Both commands run with their default settings, alternating, -runs times
+// each, on the same feed files; for each it prints the best run's
+// documents/s (documents over the child's wall time) and client CPU per
+// document (the child's user+system time from its rusage).
+//
+//	go run ./internal/cmd/feedcmp -cli $GOVESPA_VESPA_CLI
+//
+// Vespa's CLI is not part of this repository; -cli names a binary built
+// elsewhere. Extra arguments after the flags are passed to the feed command.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("feedcmp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cli := fs.String("cli", os.Getenv("GOVESPA_VESPA_CLI"), "Vespa CLI `binary` (default $GOVESPA_VESPA_CLI)")
+	feedBin := fs.String("feed", "", "feed command `binary` (default: go build github.com/govespa/govespa/examples/feed)")
+	runs := fs.Int("runs", 3, "runs of each command per feed file")
+	small := fs.Int("small", 100_000, "documents of ~150 bytes")
+	large := fs.Int("large", 20_000, "documents of ~4 KB")
+	sink := fs.Bool("sink", false, "serve as the sink (used by feedcmp itself)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *sink {
+		if err := serveSink(stdout); err != nil {
+			fmt.Fprintln(stderr, "feedcmp: sink:", err)
+			return 1
+		}
+		return 0
+	}
+	if *cli == "" {
+		fmt.Fprintln(stderr, "feedcmp: no -cli given and $GOVESPA_VESPA_CLI is empty")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := compare(ctx, *cli, *feedBin, *runs, *small, *large, fs.Args(), stdout, stderr); err != nil {
+		fmt.Fprintln(stderr, "feedcmp:", err)
+		return 1
+	}
+	return 0
+}
+
+// result is one run of one command.
+type result struct {
+	docs int64
+	wall time.Duration
+	cpu  time.Duration
+}
+
+func (r result) rate() float64      { return float64(r.docs) / r.wall.Seconds() }
+func (r result) cpuPerDoc() float64 { return float64(r.cpu.Microseconds()) / float64(r.docs) }
+func better(a, b result) bool       { return b.wall == 0 || a.wall < b.wall }
+func fmtRate(r result) string       { return strconv.FormatFloat(r.rate(), 'f', 0, 64) }
+func fmtCPU(r result) string        { return strconv.FormatFloat(r.cpuPerDoc(), 'f', 1, 64) + " µs" }
+
+func compare(ctx context.Context, cli, feedBin string, runs, small, large int, extra []string, stdout, stderr io.Writer) error {
+	dir, err := os.MkdirTemp("", "feedcmp")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = os.RemoveAll(dir) }()
+	if feedBin == "" {
+		feedBin = filepath.Join(dir, "feed")
+		build := exec.CommandContext(ctx, "go", "build", "-o", feedBin, "github.com/govespa/govespa/examples/feed") //nolint:gosec // G204: our own temporary directory
+		build.Stderr = stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("building the feed command: %w", err)
+		}
+	}
+	url, stopSink, err := startSink(ctx, dir)
+	if err != nil {
+		return err
+	}
+	defer stopSink()
+
+	fmt.Fprintf(stdout, "| documents | command | documents/s | client CPU per document |\n|---|---|---|---|\n")
+	for _, set := range []struct {
+		name  string
+		n     int
+		large bool
+	}{{"150 B", small, false}, {"4 KB", large, true}} {
+		if set.n <= 0 {
+			continue
+		}
+		path := filepath.Join(dir, "feed.jsonl")
+		if err := writeFeed(path, set.n, set.large); err != nil {
+			return err
+		}
+		var best [2]result
+		for r := range runs {
+			for k := range 2 {
+				which := (k + r) % 2 // alternate which goes first
+				var res result
+				if which == 0 {
+					res, err = runCmd(ctx, dir, cli, append([]string{"feed", "--target", url}, path), stderr)
+				} else {
+					res, err = runCmd(ctx, dir, feedBin, append(append([]string{"-endpoint", url}, extra...), path), stderr)
+				}
+				if err != nil {
+					return err
+				}
+				if res.docs != int64(set.n) {
+					return fmt.Errorf("run %d: %d of %d documents acknowledged", r, res.docs, set.n)
+				}
+				if better(res, best[which]) {
+					best[which] = res
+				}
+			}
+		}
+		fmt.Fprintf(stdout, "| %d × %s | vespa feed | %s | %s |\n", set.n, set.name, fmtRate(best[0]), fmtCPU(best[0]))
+		fmt.Fprintf(stdout, "| %d × %s | examples/feed | %s | %s |\n", set.n, set.name, fmtRate(best[1]), fmtCPU(best[1]))
+		fmt.Fprintf(stdout, "| %d × %s | ratio | %.2f× | %.2f× |\n", set.n, set.name,
+			best[1].rate()/best[0].rate(), best[1].cpuPerDoc()/best[0].cpuPerDoc())
+	}
+	return nil
+}
+
+// runCmd runs one feed and reads its summary's acknowledged count.
+func runCmd(ctx context.Context, dir, bin string, args []string, stderr io.Writer) (result, error) {
+	cmd := exec.CommandContext(ctx, bin, args...) //nolint:gosec // G204: running the commands the user named is this program's job
+	cmd.Env = append(os.Environ(), "VESPA_CLI_HOME="+filepath.Join(dir, "cli-home"), "VESPA_CLI_DATA_PLANE_TOKEN=")
+	var out strings.Builder
+	cmd.Stdout = &out
+	cmd.Stderr = stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return result{}, fmt.Errorf("%s: %w", filepath.Base(bin), err)
+	}
+	var summary struct {
+		OK int64 `json:"feeder.ok.count"`
+	}
+	if err := json.Unmarshal([]byte(out.String()), &summary); err != nil {
+		return result{}, fmt.Errorf("%s: reading the summary: %w (%q)", filepath.Base(bin), err, out.String())
+	}
+	r := result{docs: summary.OK, wall: wall}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	return r, nil
+}
+
+// writeFeed writes n put operations, of ~150 B or ~4 KB each.
+func writeFeed(path string, n int, large bool) error {
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(fh, 1<<20)
+	fields := []byte(`{"title":"A Head Full of Dreams","artist":"Coldplay","year":2015,"album":"A Head Full of Dreams (Deluxe)"}`)
+	if large {
+		fields = []byte(`{"title":"A Head Full of Dreams","embedding":{"values":[`)
+		for i := range 384 {
+			if i > 0 {
+				fields = append(fields, ',')
+			}
+			fields = strconv.AppendFloat(fields, float64(i%97)/97-0.5, 'f', 6, 64)
+		}
+		fields = append(fields, "]}}"...)
+	}
+	var line []byte
+	for i := range n {
+		line = append(line[:0], `{"put":"id:ns:music::d`...)
+		line = strconv.AppendInt(line, int64(i), 10)
+		line = append(line, `","fields":`...)
+		line = append(line, fields...)
+		line = append(line, "}\n"...)
+		if _, err := w.Write(line); err != nil {
+			return errors.Join(err, fh.Close())
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return errors.Join(err, fh.Close())
+	}
+	return fh.Close()
+}
+
+// startSink runs this program as the sink, in a process of its own, and
+// returns its URL.
+func startSink(ctx context.Context, dir string) (string, func(), error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.CommandContext(ctx, self, "-sink") //nolint:gosec // G204: this very program
+	cmd.Dir = dir
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop := func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		stop()
+		return "", nil, fmt.Errorf("the sink did not start: %w", err)
+	}
+	return strings.TrimSpace(line), stop, nil
+}
+
+// serveSink serves until interrupted, after printing its URL.
+func serveSink(stdout io.Writer) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	answer := []byte(`{"pathId":"/document/v1/ns/music/docid/d0","id":"id:ns:music::d0"}`)
+	srv := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(answer)
+		}),
+		ReadHeaderTimeout: 10 * time.Second,
+		Protocols:         new(http.Protocols),
+	}
+	srv.Protocols.SetHTTP1(true)
+	srv.Protocols.SetUnencryptedHTTP2(true)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "http://%s\n", ln.Addr())
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(sctx)
+}

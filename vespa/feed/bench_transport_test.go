@@ -1,0 +1,71 @@
+package feed_test
+
+// BenchmarkFeedTransport compares the feeder over govespa's batching HTTP/2
+// transport (the default of vespa.WithHTTPVersion(vespa.HTTP2)) and over
+// net/http's, on the same in-process h2c sink. Run:
+//
+//	go test -run '^$' -bench FeedTransport -benchmem -benchtime 20000x ./vespa/feed
+//
+// allocs/op include the in-process server's (the same for both).
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/feed"
+)
+
+func BenchmarkFeedTransport(b *testing.B) {
+	for _, size := range []string{"150B", "4KB"} {
+		fields := benchFields(size == "4KB")
+		for _, tr := range []vespa.HTTP2Transport{vespa.HTTP2Batching, vespa.HTTP2NetHTTP} {
+			name := "batching"
+			if tr == vespa.HTTP2NetHTTP {
+				name = "nethttp"
+			}
+			b.Run(size+"/"+name, func(b *testing.B) {
+				url := newSink(b)
+				client, err := vespa.NewClient(url, vespa.WithHTTPVersion(vespa.HTTP2), vespa.WithHTTP2Transport(tr))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer client.Close()
+				var failed atomic.Int64
+				f, err := feed.New(client, feed.Config{
+					Connections: benchConnections, MinInflight: benchInflight, MaxInflight: benchInflight,
+					Compression: feed.CompressionNone,
+					OnOutcome: func(_ context.Context, o feed.Outcome) {
+						if !o.OK() {
+							failed.Add(1)
+						}
+					},
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ids := make([]vespa.DocumentID, b.N)
+				for i := range ids {
+					ids[i] = vespa.DocumentID{Namespace: "ns", DocType: "music", UserSpecific: fmt.Sprintf("d%d", i)}
+				}
+				ctx := context.Background()
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := range b.N {
+					if err := f.Put(ctx, ids[i], fields); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := f.Close(ctx); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+				if failed.Load() != 0 {
+					b.Fatalf("%d failed", failed.Load())
+				}
+			})
+		}
+	}
+}

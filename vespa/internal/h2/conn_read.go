@@ -1,0 +1,435 @@
+package h2
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/textproto"
+	"strconv"
+
+	"golang.org/x/net/http2"
+)
+
+// readLoop is the reader goroutine: it decodes frames from the buffered
+// reader (every frame one read brought in is decoded before the next read)
+// and dispatches them.
+func (c *conn) readLoop() {
+	defer c.t.wg.Done()
+	defer c.wg.Done()
+	for {
+		f, err := c.fr.ReadFrame()
+		if err != nil {
+			var se http2.StreamError
+			if errors.As(err, &se) {
+				c.resetStream(se)
+				continue
+			}
+			if ce, ok := err.(http2.ConnectionError); ok { //nolint:errorlint // the framer returns it unwrapped
+				err = c.protocolError(ce, c.fr.ErrorDetail())
+			}
+			c.fail(err)
+			return
+		}
+		if err := c.handle(f); err != nil {
+			c.wakePending()
+			c.fail(err)
+			return
+		}
+		if len(c.pending) > 0 && c.br.Buffered() == 0 {
+			c.wakePending()
+		}
+	}
+}
+
+// protocolError returns the error the streams fail with after a connection
+// error of the server's. The connection is closed without a GOAWAY of ours:
+// only the writer may write, and it may be blocked.
+func (c *conn) protocolError(code http2.ConnectionError, detail error) error {
+	if detail != nil {
+		return fmt.Errorf("%w: %w", code, detail)
+	}
+	return code
+}
+
+// resetStream fails one stream after a stream error of the server's.
+func (c *conn) resetStream(se http2.StreamError) {
+	c.mu.Lock()
+	if s := c.streams[se.StreamID]; s != nil {
+		c.queueCtrl(ctrlFrame{kind: ctrlRST, streamID: se.StreamID, n: uint32(se.Code)})
+		s.setErr(fmt.Errorf("h2: stream %d from %s: %w", se.StreamID, c.addr, se))
+		c.finish(s)
+	}
+	c.mu.Unlock()
+	c.signal()
+	c.t.signalFree()
+}
+
+// handle dispatches one frame. A non-nil error ends the connection.
+func (c *conn) handle(f http2.Frame) error {
+	switch f := f.(type) {
+	case *http2.MetaHeadersFrame:
+		return c.onHeaders(f)
+	case *http2.DataFrame:
+		return c.onData(f)
+	case *http2.SettingsFrame:
+		return c.onSettings(f)
+	case *http2.WindowUpdateFrame:
+		return c.onWindowUpdate(f)
+	case *http2.PingFrame:
+		if !f.IsAck() {
+			c.mu.Lock()
+			c.queueCtrl(ctrlFrame{kind: ctrlPingAck, data: f.Data})
+			c.mu.Unlock()
+			c.signal()
+		}
+	case *http2.RSTStreamFrame:
+		c.onReset(f)
+	case *http2.GoAwayFrame:
+		c.onGoAway(f)
+	case *http2.PushPromiseFrame:
+		// We sent SETTINGS_ENABLE_PUSH 0.
+		return c.protocolError(http2.ConnectionError(http2.ErrCodeProtocol), errors.New("h2: PUSH_PROMISE with push disabled"))
+	}
+	return nil
+}
+
+func (c *conn) onHeaders(f *http2.MetaHeadersFrame) error {
+	id := f.StreamID
+	c.mu.Lock()
+	s := c.streams[id]
+	if s == nil {
+		c.mu.Unlock()
+		if id >= c.nextIDLoad() {
+			return c.protocolError(http2.ConnectionError(http2.ErrCodeProtocol), fmt.Errorf("h2: HEADERS on stream %d, never opened", id))
+		}
+		return nil // a stream we reset
+	}
+	if f.Truncated {
+		c.mu.Unlock()
+		c.resetStream(http2.StreamError{StreamID: id, Code: http2.ErrCodeProtocol,
+			Cause: errors.New("response headers larger than the limit")})
+		return nil
+	}
+	if s.res == nil {
+		status := f.PseudoValue("status")
+		code := parseStatus(status)
+		if code < 100 || code > 999 {
+			c.mu.Unlock()
+			c.resetStream(http2.StreamError{StreamID: id, Code: http2.ErrCodeProtocol,
+				Cause: fmt.Errorf("malformed :status %q", status)})
+			return nil
+		}
+		if code < 200 {
+			c.mu.Unlock()
+			return nil // 1xx: the final response follows
+		}
+		res := &http.Response{
+			Status:        statusLine(code),
+			StatusCode:    code,
+			Proto:         "HTTP/2.0",
+			ProtoMajor:    2,
+			Header:        c.header(f),
+			ContentLength: -1,
+			Request:       s.req,
+		}
+		if cl := res.Header["Content-Length"]; len(cl) == 1 {
+			if n, err := strconv.ParseInt(cl[0], 10, 64); err == nil && n >= 0 {
+				res.ContentLength = n
+			}
+		}
+		res.Body = &body{s: s}
+		s.res = res
+		if f.StreamEnded() {
+			res.ContentLength = 0
+		}
+	} else {
+		// Trailers.
+		if !f.StreamEnded() {
+			c.mu.Unlock()
+			c.resetStream(http2.StreamError{StreamID: id, Code: http2.ErrCodeProtocol,
+				Cause: errors.New("trailers without END_STREAM")})
+			return nil
+		}
+		s.res.Trailer = c.header(f)
+	}
+	ended, rst := f.StreamEnded(), false
+	if ended {
+		rst = c.endLocked(s)
+	}
+	c.mu.Unlock()
+	c.wakeStream(s, ended)
+	if rst {
+		c.signal()
+	}
+	if ended {
+		c.t.signalFree()
+	}
+	return nil
+}
+
+// wakeStream signals s's goroutine, or, for a response that has not ended
+// while more frames are already buffered, leaves it for readLoop to signal
+// once they are handled: its DATA is likely among them, and one wake-up
+// does for both.
+func (c *conn) wakeStream(s *stream, ended bool) {
+	if !ended && c.br.Buffered() > 0 {
+		c.pending = append(c.pending, s)
+		return
+	}
+	s.signal()
+}
+
+// wakePending signals the streams wakeStream left.
+func (c *conn) wakePending() {
+	for _, s := range c.pending {
+		s.signal()
+	}
+	clear(c.pending)
+	c.pending = c.pending[:0]
+}
+
+func (c *conn) nextIDLoad() uint32 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nextID
+}
+
+// endLocked records the end of s's response. It reports whether it
+// queued a frame for the writer.
+func (c *conn) endLocked(s *stream) (queued bool) {
+	s.ended = true
+	if s.rerr == nil {
+		s.rerr = io.EOF
+	}
+	if !s.endSent && s.id != 0 {
+		// The server answered before the whole request went out: the
+		// rest will not, end our side.
+		c.queueCtrl(ctrlFrame{kind: ctrlRST, streamID: s.id, n: uint32(http2.ErrCodeNo)})
+		queued = true
+	}
+	c.finish(s)
+	return queued
+}
+
+// header builds an http.Header from f's regular fields.
+func (c *conn) header(f *http2.MetaHeadersFrame) http.Header {
+	fields := f.RegularFields()
+	h := make(http.Header, len(fields))
+	values := make([]string, len(fields)) // one allocation for every single-value header
+	for i, hf := range fields {
+		name, ok := c.canon[hf.Name]
+		if !ok {
+			name = textproto.CanonicalMIMEHeaderKey(hf.Name)
+			if len(c.canon) < 256 {
+				c.canon[hf.Name] = name
+			}
+		}
+		if vs := h[name]; vs != nil {
+			h[name] = append(vs, hf.Value)
+			continue
+		}
+		values[i] = hf.Value
+		h[name] = values[i : i+1 : i+1]
+	}
+	return h
+}
+
+func (c *conn) onData(f *http2.DataFrame) error {
+	id := f.StreamID
+	n := int64(f.Length) // padding included: it counts against the window
+	data := f.Data()
+	c.mu.Lock()
+	if n > c.recvWindow {
+		c.mu.Unlock()
+		return c.protocolError(http2.ConnectionError(http2.ErrCodeFlowControl), errors.New("h2: the server overran the connection window"))
+	}
+	c.recvWindow -= n
+	s := c.streams[id]
+	wake := false
+	if s == nil || s.res == nil || s.closedBody {
+		// A stream that is gone, or data before headers: credit it back at
+		// once.
+		wake = c.creditConnLocked(n)
+		if s != nil && !s.done {
+			c.mu.Unlock()
+			if s.res == nil {
+				c.resetStream(http2.StreamError{StreamID: id, Code: http2.ErrCodeProtocol, Cause: errors.New("DATA before HEADERS")})
+			}
+			return nil
+		}
+		c.mu.Unlock()
+		if wake {
+			c.signal()
+		}
+		return nil
+	}
+	if n > s.recvWindow {
+		c.mu.Unlock()
+		c.resetStream(http2.StreamError{StreamID: id, Code: http2.ErrCodeFlowControl, Cause: errors.New("the server overran the stream window")})
+		return nil
+	}
+	s.recvWindow -= n
+	if pad := n - int64(len(data)); pad > 0 {
+		wake = c.creditConnLocked(pad)
+		s.recvWindow += 0 // padding is credited with the connection only
+	}
+	if len(data) > 0 {
+		s.rbuf = append(s.rbuf, data...)
+	}
+	ended := f.StreamEnded()
+	if ended && c.endLocked(s) {
+		wake = true
+	}
+	c.mu.Unlock()
+	c.wakeStream(s, ended)
+	if wake {
+		c.signal()
+	}
+	if ended {
+		c.t.signalFree()
+	}
+	return nil
+}
+
+func (c *conn) onSettings(f *http2.SettingsFrame) error {
+	if f.IsAck() {
+		return nil
+	}
+	c.mu.Lock()
+	if !c.gotSettings {
+		c.gotSettings = true
+		if _, ok := f.Value(http2.SettingMaxConcurrentStreams); !ok {
+			c.maxStreams = math.MaxUint32 // no limit from the server
+		}
+	}
+	err := f.ForeachSetting(func(st http2.Setting) error {
+		if err := st.Valid(); err != nil {
+			return err
+		}
+		switch st.ID {
+		case http2.SettingMaxConcurrentStreams:
+			c.maxStreams = st.Val
+		case http2.SettingInitialWindowSize:
+			delta := int64(st.Val) - int64(c.peerWindow)
+			for _, s := range c.streams {
+				s.sendWindow += delta
+			}
+			c.peerWindow = int32(st.Val) //nolint:gosec // Valid() bounds it to 2^31-1
+		case http2.SettingMaxFrameSize:
+			c.maxFrame = st.Val
+		case http2.SettingHeaderTableSize:
+			c.queueCtrl(ctrlFrame{kind: ctrlTableSize, n: st.Val})
+		}
+		return nil
+	})
+	if err == nil {
+		c.queueCtrl(ctrlFrame{kind: ctrlSettingsAck})
+	}
+	c.mu.Unlock()
+	if err != nil {
+		var ce http2.ConnectionError
+		if errors.As(err, &ce) {
+			return c.protocolError(ce, nil)
+		}
+		return err
+	}
+	c.signal()
+	c.t.signalFree()
+	return nil
+}
+
+func (c *conn) onWindowUpdate(f *http2.WindowUpdateFrame) error {
+	c.mu.Lock()
+	if f.StreamID == 0 {
+		c.sendWindow += int64(f.Increment)
+		if c.sendWindow > 1<<31-1 {
+			c.mu.Unlock()
+			return c.protocolError(http2.ConnectionError(http2.ErrCodeFlowControl), errors.New("h2: connection window over 2^31-1"))
+		}
+	} else if s := c.streams[f.StreamID]; s != nil {
+		s.sendWindow += int64(f.Increment)
+		if s.sendWindow > 1<<31-1 {
+			c.mu.Unlock()
+			c.resetStream(http2.StreamError{StreamID: f.StreamID, Code: http2.ErrCodeFlowControl, Cause: errors.New("stream window over 2^31-1")})
+			return nil
+		}
+	}
+	c.mu.Unlock()
+	c.signal()
+	return nil
+}
+
+func (c *conn) onReset(f *http2.RSTStreamFrame) {
+	c.mu.Lock()
+	s := c.streams[f.StreamID]
+	if s == nil {
+		c.mu.Unlock()
+		return
+	}
+	switch {
+	case f.ErrCode == http2.ErrCodeRefusedStream:
+		s.setErr(c.notProcessed(http2.StreamError{StreamID: f.StreamID, Code: f.ErrCode, Cause: errFromPeer}))
+	case f.ErrCode == http2.ErrCodeNo && s.ended:
+		// The server asks us to stop sending a body it has answered.
+	default:
+		s.setErr(fmt.Errorf("h2: stream %d from %s: %w", f.StreamID, c.addr,
+			http2.StreamError{StreamID: f.StreamID, Code: f.ErrCode, Cause: errFromPeer}))
+	}
+	c.finish(s)
+	c.mu.Unlock()
+	c.t.signalFree()
+}
+
+func (c *conn) onGoAway(f *http2.GoAwayFrame) {
+	c.mu.Lock()
+	g := &GoAway{LastStreamID: f.LastStreamID, Code: f.ErrCode, Debug: string(f.DebugData())}
+	c.goAway = g
+	for _, s := range c.queue {
+		if !s.done {
+			s.setErr(c.notProcessed(nil))
+			c.finish(s)
+		}
+	}
+	clear(c.queue)
+	c.queue = c.queue[:0]
+	for id, s := range c.streams {
+		if id > f.LastStreamID {
+			s.setErr(c.notProcessed(nil))
+			c.finish(s)
+		}
+	}
+	if c.active == 0 && !c.closed {
+		c.closeLocked(nil)
+	}
+	c.mu.Unlock()
+	c.t.forget(c)
+}
+
+// statusLines holds "200 OK" and the like, built once.
+var statusLines = func() [600]string {
+	var a [600]string
+	for i := range a {
+		if t := http.StatusText(i); t != "" {
+			a[i] = strconv.Itoa(i) + " " + t
+		}
+	}
+	return a
+}()
+
+func statusLine(code int) string {
+	if code < len(statusLines) && statusLines[code] != "" {
+		return statusLines[code]
+	}
+	return strconv.Itoa(code)
+}
+
+// parseStatus returns the code in a :status value, or -1.
+func parseStatus(s string) int {
+	code, err := strconv.Atoi(s)
+	if err != nil {
+		return -1
+	}
+	return code
+}

@@ -1,0 +1,399 @@
+package h2_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/net/http2"
+
+	"github.com/govespa/govespa/vespa/internal/h2"
+	"github.com/govespa/govespa/vespa/retries"
+)
+
+// get sends a GET and returns the status and body, or the error.
+func get(rt http.RoundTripper, ctx context.Context, url string) (int, string, error) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	res, err := rt.RoundTrip(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	return res.StatusCode, string(data), err
+}
+
+// TestRaw_TinyWindowsOneStream: the server allows one stream at a time and a
+// 16-byte window per stream, and reads slowly. Streams the client opened
+// before it knew (before it acknowledged the SETTINGS) are refused, and
+// must be sent again; after that, a second open stream or an overrun window
+// is an error of the client.
+func TestRaw_TinyWindowsOneStream(t *testing.T) {
+	srv := newRawServer(t, func(sc *rawConn, _ int) {
+		sc.writeSettings(http2.Setting{ID: http2.SettingMaxConcurrentStreams, Val: 1},
+			http2.Setting{ID: http2.SettingInitialWindowSize, Val: 16})
+		open := 0
+		for {
+			f, r, err := sc.next()
+			if err != nil {
+				return
+			}
+			switch f.(type) {
+			case *http2.MetaHeadersFrame:
+				open++
+				if open > 1 {
+					if sc.acked {
+						sc.t.Errorf("stream %d opened while another is open, after SETTINGS MAX_CONCURRENT_STREAMS 1", r.id)
+					}
+					_ = sc.fr.WriteRSTStream(r.id, http2.ErrCodeRefusedStream)
+					sc.flush()
+					delete(sc.reqs, r.id)
+					open--
+					continue
+				}
+			case *http2.DataFrame:
+				time.Sleep(50 * time.Microsecond) // a slow reader
+				if !r.ended {
+					sc.grant(r, 16)
+				}
+			case *http2.RSTStreamFrame:
+				if r != nil {
+					delete(sc.reqs, r.id)
+					open--
+				}
+				continue
+			default:
+				continue
+			}
+			if r != nil && r.ended {
+				sc.respond(r.id, 200, []byte(strconv.Itoa(len(r.body))+" "+string(r.body[:8])))
+				delete(sc.reqs, r.id)
+				open--
+			}
+		}
+	})
+	tr := newTransport(t, nil)
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			body := []byte(fmt.Sprintf("%08d", i) + string(bytes.Repeat([]byte("b"), 1000)))
+			res, data := post(t, tr, srv.url+"/p", body)
+			if res.StatusCode != http.StatusOK || string(data) != fmt.Sprintf("1008 %08d", i) {
+				t.Errorf("request %d: %d %q", i, res.StatusCode, data)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestRaw_GoAwayMidFeed: the first connection takes six requests, sends
+// GOAWAY with the third as the last it processes, answers those three and
+// closes. The others must be sent again on a new connection, and the three
+// must not be.
+func TestRaw_GoAwayMidFeed(t *testing.T) {
+	var mu sync.Mutex
+	answered := map[string]int{}
+	answer := func(sc *rawConn, r *request) {
+		mu.Lock()
+		answered[r.path]++
+		mu.Unlock()
+		sc.respond(r.id, 200, []byte(r.path))
+	}
+	srv := newRawServer(t, func(sc *rawConn, index int) {
+		sc.writeSettings()
+		var seen []*request
+		for {
+			f, r, err := sc.next()
+			if err != nil {
+				return
+			}
+			if _, ok := f.(*http2.MetaHeadersFrame); !ok || !r.ended {
+				continue
+			}
+			if index > 0 {
+				answer(sc, r)
+				continue
+			}
+			seen = append(seen, r)
+			if len(seen) == 6 {
+				_ = sc.fr.WriteGoAway(seen[2].id, http2.ErrCodeNo, []byte("going away"))
+				sc.flush()
+				for _, r := range seen[:3] {
+					answer(sc, r)
+				}
+				time.Sleep(20 * time.Millisecond)
+				return
+			}
+		}
+	})
+	tr := newTransport(t, nil)
+	var wg sync.WaitGroup
+	for i := range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			path := "/doc/" + strconv.Itoa(i)
+			code, data, err := get(tr, context.Background(), srv.url+path)
+			if err != nil || code != 200 || data != path {
+				t.Errorf("%s: %d %q %v", path, code, data, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if len(answered) != 12 {
+		t.Errorf("%d paths answered, want 12", len(answered))
+	}
+	for p, n := range answered {
+		if n != 1 {
+			t.Errorf("%s answered %d times", p, n)
+		}
+	}
+}
+
+// TestRaw_Resets: REFUSED_STREAM is sent again by the transport; any other
+// reset fails the request with an http2.StreamError that the retry policy
+// classifies as a connection error.
+func TestRaw_Resets(t *testing.T) {
+	var refused atomic.Int32
+	srv := newRawServer(t, func(sc *rawConn, _ int) {
+		sc.writeSettings()
+		for {
+			f, r, err := sc.next()
+			if err != nil {
+				return
+			}
+			if _, ok := f.(*http2.MetaHeadersFrame); !ok {
+				continue
+			}
+			switch {
+			case r.path == "/refuse-once" && refused.Add(1) == 1:
+				_ = sc.fr.WriteRSTStream(r.id, http2.ErrCodeRefusedStream)
+				sc.flush()
+			case r.path == "/reset":
+				_ = sc.fr.WriteRSTStream(r.id, http2.ErrCodeInternal)
+				sc.flush()
+			default:
+				sc.respond(r.id, 200, []byte("ok"))
+			}
+		}
+	})
+	tr := newTransport(t, nil)
+	if code, _, err := get(tr, context.Background(), srv.url+"/refuse-once"); err != nil || code != 200 {
+		t.Errorf("refused once: %d %v, want 200", code, err)
+	}
+	if refused.Load() != 2 {
+		t.Errorf("the refused request was sent %d times, want 2", refused.Load())
+	}
+	_, _, err := get(tr, context.Background(), srv.url+"/reset")
+	var se http2.StreamError
+	if !errors.As(err, &se) || se.Code != http2.ErrCodeInternal {
+		t.Fatalf("reset: err = %v, want a StreamError INTERNAL_ERROR", err)
+	}
+	if !retries.IsConnectionError(err) {
+		t.Errorf("IsConnectionError(%v) = false", err)
+	}
+	// The connection goes on.
+	if code, _, err := get(tr, context.Background(), srv.url+"/after"); err != nil || code != 200 {
+		t.Errorf("after the reset: %d %v", code, err)
+	}
+}
+
+// TestRaw_ConnectionLost: the server takes three requests and drops the
+// connection. Each fails with a connection error the retry policy sees,
+// none is sent again by the transport, and the next request dials anew.
+func TestRaw_ConnectionLost(t *testing.T) {
+	var headers atomic.Int32
+	srv := newRawServer(t, func(sc *rawConn, index int) {
+		sc.writeSettings()
+		n := 0
+		for {
+			f, r, err := sc.next()
+			if err != nil {
+				return
+			}
+			if _, ok := f.(*http2.MetaHeadersFrame); !ok {
+				continue
+			}
+			headers.Add(1)
+			if index > 0 {
+				sc.respond(r.id, 200, nil)
+				continue
+			}
+			if n++; n == 3 {
+				return // closes the connection
+			}
+		}
+	})
+	tr := newTransport(t, nil)
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, err := get(tr, context.Background(), srv.url+"/x")
+			var ce *h2.ConnError
+			if !errors.As(err, &ce) || !errors.Is(err, io.ErrUnexpectedEOF) || !retries.IsConnectionError(err) {
+				t.Errorf("err = %v, want a *ConnError that is a connection error", err)
+			}
+			if errors.Is(err, h2.ErrNotProcessed) {
+				t.Errorf("err = %v: a request the server received is not 'not processed'", err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := headers.Load(); n != 3 {
+		t.Errorf("the server saw %d requests, want 3 (none sent again)", n)
+	}
+	if code, _, err := get(tr, context.Background(), srv.url+"/y"); err != nil || code != 200 {
+		t.Errorf("after the loss: %d %v", code, err)
+	}
+}
+
+// TestRaw_PingAndCancel: a PING is answered with its payload; a request
+// whose context ends is reset with CANCEL.
+func TestRaw_PingAndCancel(t *testing.T) {
+	pong := make(chan [8]byte, 1)
+	reset := make(chan http2.ErrCode, 1)
+	gotHeaders := make(chan struct{})
+	srv := newRawServer(t, func(sc *rawConn, _ int) {
+		sc.writeSettings()
+		_ = sc.fr.WritePing(false, [8]byte{1, 2, 3, 4, 5, 6, 7, 8})
+		sc.flush()
+		for {
+			f, _, err := sc.next()
+			if err != nil {
+				return
+			}
+			switch f := f.(type) {
+			case *http2.PingFrame:
+				if f.IsAck() {
+					pong <- f.Data
+				}
+			case *http2.MetaHeadersFrame:
+				close(gotHeaders)
+			case *http2.RSTStreamFrame:
+				reset <- f.ErrCode
+			}
+		}
+	})
+	tr := newTransport(t, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, _, err := get(tr, ctx, srv.url+"/never")
+		errc <- err
+	}()
+	<-gotHeaders
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	select {
+	case code := <-reset:
+		if code != http2.ErrCodeCancel {
+			t.Errorf("RST_STREAM %v, want CANCEL", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("no RST_STREAM after the cancel")
+	}
+	select {
+	case d := <-pong:
+		if d != [8]byte{1, 2, 3, 4, 5, 6, 7, 8} {
+			t.Errorf("PING ACK %v", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("no PING ACK")
+	}
+}
+
+// TestRaw_AnswerBeforeBody: the server grants no window and answers on the
+// headers. RoundTrip returns the answer and the client ends its side with
+// RST_STREAM, without ever sending the body.
+func TestRaw_AnswerBeforeBody(t *testing.T) {
+	reset := make(chan struct{}, 1)
+	srv := newRawServer(t, func(sc *rawConn, _ int) {
+		sc.writeSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 0})
+		for {
+			f, r, err := sc.next()
+			if err != nil {
+				return
+			}
+			switch f.(type) {
+			case *http2.MetaHeadersFrame:
+				sc.respond(r.id, 413, []byte("too large"))
+			case *http2.DataFrame:
+				sc.t.Errorf("DATA on a zero window")
+			case *http2.RSTStreamFrame:
+				reset <- struct{}{}
+			}
+		}
+	})
+	tr := newTransport(t, nil)
+	body := bytes.Repeat([]byte("z"), 10_000)
+	res, data := post(t, tr, srv.url+"/big", body)
+	if res.StatusCode != http.StatusRequestEntityTooLarge || string(data) != "too large" {
+		t.Errorf("%d %q", res.StatusCode, data)
+	}
+	select {
+	case <-reset:
+	case <-time.After(5 * time.Second):
+		t.Error("no RST_STREAM for the unsent body")
+	}
+}
+
+// TestRaw_StopsReading: the server grants large windows and then stops
+// reading while a large body is on its way. Cancelling the request must
+// end RoundTrip at once, though the writer stays blocked on the socket.
+func TestRaw_StopsReading(t *testing.T) {
+	release := make(chan struct{})
+	srv := newRawServer(t, func(sc *rawConn, _ int) {
+		sc.writeSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 30})
+		_ = sc.fr.WriteWindowUpdate(0, 1<<30)
+		sc.flush()
+		for {
+			f, _, err := sc.next()
+			if err != nil {
+				return
+			}
+			if _, ok := f.(*http2.MetaHeadersFrame); ok {
+				<-release // stop reading
+				return
+			}
+		}
+	})
+	defer close(release)
+	tr := &h2.Transport{}
+	defer func() {
+		_ = tr.Close()
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.url+"/big", bytes.NewReader(make([]byte, 64<<20)))
+		res, err := tr.RoundTrip(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		errc <- err
+	}()
+	time.Sleep(200 * time.Millisecond) // the socket buffers fill
+	cancel()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("RoundTrip did not return after the cancel")
+	}
+}
