@@ -173,8 +173,10 @@ func TestConformance(t *testing.T) {
 	for _, f := range failed {
 		t.Logf("FAILED %s", f)
 	}
-	if applicable == 0 || float64(passed) < 0.95*float64(applicable) {
-		t.Errorf("conformance %d/%d is below 95%%", passed, applicable)
+	// Every applicable case must pass: a case the emulator cannot answer as
+	// Vespa did is skipped above with its reason, never tolerated silently.
+	if applicable == 0 || passed < applicable {
+		t.Errorf("conformance %d/%d: every applicable case must pass (or be skipped with a reason)", passed, applicable)
 	}
 }
 
