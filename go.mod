@@ -1,16 +1,16 @@
 module github.com/govespa/govespa
 
-go 1.26.0
+go 1.25.0
 
 require (
 	github.com/go-resty/resty/v2 v2.17.2
 	github.com/moby/moby/api v1.56.1
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/sethvargo/go-retry v0.5.0
-	github.com/testcontainers/testcontainers-go v0.45.0
+	github.com/testcontainers/testcontainers-go v0.44.0
 	go.uber.org/goleak v1.3.0
-	golang.org/x/net v0.60.0
-	golang.org/x/term v0.47.0
+	golang.org/x/net v0.57.0
+	golang.org/x/term v0.45.0
 )
 
 require (
@@ -61,7 +61,7 @@ require (
 	go.opentelemetry.io/otel/metric v1.44.0 // indirect
 	go.opentelemetry.io/otel/trace v1.44.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/crypto v0.58.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/crypto v0.55.0 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/text v0.41.0 // indirect
 )

@@ -118,7 +118,7 @@ var diffKnown = map[string]struct {
 	"update condition not met":   {reason: "storage text: the emulator writes the C++ content node's ReturnCode text, the harness's storage is ours"},
 	"put condition on missing":   {reason: "storage text: the emulator writes the C++ content node's ReturnCode text, the harness's storage is ours"},
 	"remove condition not met":   {reason: "storage text: the emulator writes the C++ content node's ReturnCode text, the harness's storage is ours"},
-	"update bad condition":       {reason: "Vespa's content node answers a condition that does not parse with 500; the emulator with 400 (issue #22's fidelity gap)", statusToo: true},
+	"update bad condition":       {reason: "storage text: both answer 500; the emulator writes the C++ content node's ILLEGAL_PARAMETERS ReturnCode text, the harness's storage is ours"},
 	"unknown document type":      {reason: "not settled by the harness: its access skips messagebus routing, where Vespa refuses an unknown type; the emulator answers 400", statusToo: true},
 	"visit bad selection":        {reason: "document selection parser error texts differ (Vespa's are JavaCC's)"},
 	"visit bad continuation":     {reason: "the emulator's continuation tokens are its own format, so their parse errors differ"},

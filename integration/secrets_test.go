@@ -24,6 +24,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/cloud"
 	"github.com/govespa/govespa/vespa/cloud/cloudtest"
@@ -60,7 +61,7 @@ func (s *secretSink) String() string {
 // with the source of each call.
 func (s *secretSink) logger() *slog.Logger {
 	opts := &slog.HandlerOptions{Level: slog.LevelDebug - 8, AddSource: true}
-	return slog.New(slog.NewMultiHandler(slog.NewTextHandler(s, opts), slog.NewJSONHandler(s, opts)))
+	return slog.New(testutil.MultiHandler(slog.NewTextHandler(s, opts), slog.NewJSONHandler(s, opts)))
 }
 
 // value records v under every formatting verb a user might print it with.

@@ -95,7 +95,7 @@ func dumpTargetLogs(t *testing.T, tg Target) {
 		t.Logf("[%s] no logs", tg.Name())
 		return
 	}
-	file := filepath.Join(t.ArtifactDir(), tg.Name()+".log")
+	file := filepath.Join(artifactDir(t), tg.Name()+".log")
 	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
 		t.Logf("[%s] could not keep the logs: %v", tg.Name(), err)
 	}

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -16,36 +14,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 )
 
-// fixturesDir returns ../shared/vespa-fixtures seen from the module root, or
-// skips the test when it is absent.
-func fixturesDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 10 {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		dir = filepath.Dir(dir)
-	}
-	fx := filepath.Join(dir, "..", "shared", "vespa-fixtures")
-	if _, err := os.Stat(fx); err != nil {
-		t.Skipf("fixtures not available: %v", err)
-	}
-	return fx
-}
-
 func loadFixture(t *testing.T, name string, v any) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(fixturesDir(t), name))
-	if err != nil {
-		t.Skipf("fixture %s not available: %v", name, err)
-	}
+	b := testutil.ReadFixture(t, name)
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

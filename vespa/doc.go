@@ -58,10 +58,11 @@
 // carries the HTTP status, Vespa's message, the operation, the document ID and
 // the request path. errors.Is matches it against sentinels such as
 // [ErrNotFound] (404), [ErrConditionNotMet] (412) and [ErrTooManyRequests]
-// (429); errors.AsType[*vespa.Error] reads its fields. The same type and
-// sentinels serve every package of the SDK (a query's error wraps one).
-// Transport failures are *Error values with Status 0 that unwrap to their
-// cause, so errors.Is(err, context.DeadlineExceeded) keeps working.
+// (429); errors.As (or errors.AsType[*vespa.Error] on Go 1.26) reads its
+// fields. The same type and sentinels serve every package of the SDK (a
+// query's error wraps one). Transport failures are *Error values with Status
+// 0 that unwrap to their cause, so errors.Is(err, context.DeadlineExceeded)
+// keeps working.
 //
 // The client never follows a redirect (a 3xx is an error matching
 // [ErrRedirect] that names the Location; nothing is written), never takes a

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/retries"
 )
@@ -161,7 +162,7 @@ func TestClient_Deadline(t *testing.T) {
 		t.Errorf("deadline without timeout = %v, want 190s", got)
 	}
 	var deadline time.Time
-	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+	rt := testutil.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 		deadline, _ = r.Context().Deadline()
 		return jsonResponse(200, `{"pathId":"/document/v1/ns/music/docid/a","id":"id:ns:music::a"}`), nil
 	})
@@ -340,7 +341,7 @@ func TestClient_Retries(t *testing.T) {
 	})
 	t.Run("connection errors are retried", func(t *testing.T) {
 		var n atomic.Int32
-		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		rt := testutil.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 			if n.Add(1) == 1 {
 				return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
 			}
@@ -409,11 +410,6 @@ func TestOperationKind_String(t *testing.T) {
 		t.Error(vespa.OperationKind(9).String())
 	}
 }
-
-// roundTripFunc is a fake transport for edge cases a server cannot produce.
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func jsonResponse(status int, body string) *http.Response {
 	rec := httptest.NewRecorder()

@@ -71,7 +71,7 @@ func ExampleClient_Get_notFound() {
 
 	_, err := c.Get(context.Background(), vespa.MustParseDocumentID("id:mynamespace:music::missing"), vespa.OperationOptions{})
 	fmt.Println(errors.Is(err, vespa.ErrNotFound))
-	if ve, ok := errors.AsType[*vespa.Error](err); ok {
+	if ve := (*vespa.Error)(nil); errors.As(err, &ve) {
 		fmt.Println(ve.StatusCode(), ve.Op, ve.ID)
 	}
 	// Output:
@@ -81,7 +81,7 @@ func ExampleClient_Get_notFound() {
 
 // A status other than 2xx comes back as an *Error: errors.Is matches it
 // against the sentinel of its status (ErrNotFound, ErrConditionNotMet,
-// ErrTooManyRequests, ...), and errors.AsType reads its details. Both see
+// ErrTooManyRequests, ...), and errors.As reads its details. Both see
 // through any wrapping the caller adds.
 func ExampleError() {
 	srv := newExampleVespa()
@@ -103,7 +103,7 @@ func ExampleError() {
 	})
 	err = fmt.Errorf("saving %s: %w", id, err) // wrapping keeps the error's identity
 	fmt.Println(errors.Is(err, vespa.ErrConditionNotMet), errors.Is(err, vespa.ErrNotFound))
-	if ve, ok := errors.AsType[*vespa.Error](err); ok {
+	if ve := (*vespa.Error)(nil); errors.As(err, &ve) {
 		fmt.Println(ve.StatusCode(), ve.Op, ve.ID)
 	}
 

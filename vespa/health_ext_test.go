@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 )
 
@@ -38,7 +39,7 @@ func TestClient_Health(t *testing.T) {
 			if !tt.check(err) {
 				t.Errorf("Health = %v", err)
 			}
-			if got := srv.last(t); got.RawPath != "/state/v1/health" || got.Method != http.MethodGet || got.Header.Get("User-Agent") != "govespa/"+vespa.Version {
+			if got := srv.last(t); got.RawPath != "/state/v1/health" || got.Method != http.MethodGet || got.Header.Get("User-Agent") != vespa.UserAgent {
 				t.Errorf("sent %s %s (%s)", got.Method, got.RawPath, got.Header.Get("User-Agent"))
 			}
 		})
@@ -56,7 +57,7 @@ func TestClient_Health(t *testing.T) {
 
 func TestClient_WaitUntilReady(t *testing.T) {
 	health := func(up func(n int32) bool, calls *atomic.Int32) vespa.Option {
-		return vespa.WithBaseTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return vespa.WithBaseTransport(testutil.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 			if up(calls.Add(1)) {
 				return jsonResponse(200, `{"status":{"code":"up"}}`), nil
 			}
@@ -97,7 +98,7 @@ func TestClient_WaitUntilReady(t *testing.T) {
 	t.Run("keeps the last real cause when the deadline cuts a check", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			var calls atomic.Int32
-			c := newTestClient(t, "http://localhost:8080", vespa.WithBaseTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			c := newTestClient(t, "http://localhost:8080", vespa.WithBaseTransport(testutil.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 				if calls.Add(1) == 1 {
 					return nil, errors.New("x509: certificate signed by unknown authority")
 				}

@@ -16,6 +16,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/retries"
 )
@@ -331,7 +332,7 @@ func TestClient_RetryAfterExtremes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				var times []time.Time
-				rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				rt := testutil.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 					times = append(times, time.Now())
 					if len(times) > 1 {
 						return jsonResponse(200, docAnswer), nil
@@ -362,7 +363,7 @@ func TestClient_RetryAfterExtremes(t *testing.T) {
 
 func TestClient_DeadlineInRetryWaitKeepsTheCause(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		rt := testutil.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 			resp := jsonResponse(429, `{"pathId":"/document/v1/ns/music/docid/a","message":"overloaded"}`)
 			resp.Header.Set("Retry-After", "30")
 			return resp, nil
@@ -468,7 +469,7 @@ func TestClient_ClientCertificateGoesNowhereElse(t *testing.T) {
 
 func TestVisit_DeadlineInRetryWaitKeepsTheCause(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		rt := testutil.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 			resp := jsonResponse(429, `{"pathId":"/document/v1/ns/music/docid/","message":"overloaded"}`)
 			resp.Header.Set("Retry-After", "30")
 			return resp, nil

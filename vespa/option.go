@@ -93,7 +93,7 @@ func WithInsecureSkipVerify() Option { return insecureOption{} }
 // Values never appear in the option's text form.
 func WithHeader(name, value string) Option { return headerOption{name, secret(value)} }
 
-// WithUserAgent sets the User-Agent header. Default: "govespa/" + [Version].
+// WithUserAgent sets the User-Agent header. Default: [UserAgent].
 func WithUserAgent(ua string) Option { return userAgentOption(ua) }
 
 // WithConnections sets the size of the connection pool: the idle
@@ -227,7 +227,7 @@ type config struct {
 func defaultConfig() config {
 	return config{
 		headers:     http.Header{},
-		userAgent:   "govespa/" + Version,
+		userAgent:   UserAgent,
 		connections: DefaultConnections,
 		idle:        DefaultIdleConnTimeout,
 		logger:      slog.New(slog.DiscardHandler),

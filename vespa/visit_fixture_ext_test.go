@@ -8,14 +8,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 )
 
@@ -50,14 +49,7 @@ func (f *visitFixture) body() string {
 // the fixtures are absent.
 func visitFixtures(t *testing.T) map[string]*visitFixture {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "..", "..", "shared", "vespa-fixtures", "docv1.json"))
-	if err != nil {
-		t.Skipf("fixtures not available: %v", err)
-	}
+	b := testutil.ReadFixture(t, "docv1.json")
 	var cases []*visitFixture
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)

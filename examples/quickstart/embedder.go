@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/govespa/govespa/vespa/models"
+	"github.com/govespa/govespa/vespa/retries"
 )
 
 // dimensions is the size of the music schema's embedding field,
@@ -55,5 +56,5 @@ func hashEmbed(_ context.Context, text string) ([]float32, error) {
 // newEmbedder returns hashEmbed behind models.Retrying, as a real provider
 // (a flaky HTTP service) would be wrapped.
 func newEmbedder() (models.Embedder, error) {
-	return models.Retrying(models.EmbedFunc(hashEmbed))
+	return models.Retrying(models.EmbedFunc(hashEmbed), retries.Embedder)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/cloud"
 	"github.com/govespa/govespa/vespa/cloud/cloudtest"
 	"github.com/govespa/govespa/vespa/deploy"
@@ -85,7 +86,7 @@ func TestClient_DeployPinnedVersionIsMultipart(t *testing.T) {
 func TestClient_DeployRefusals(t *testing.T) {
 	srv, c := newCloud(t, newKey(t))
 	ctx := t.Context()
-	noCert, err := deploy.NewPackageFS(mapFS("services.xml", "<services/>"))
+	noCert, err := deploy.NewPackageFS(testutil.MapFS("services.xml", "<services/>"))
 	if err != nil {
 		t.Fatal(err)
 	}

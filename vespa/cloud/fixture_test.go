@@ -1,75 +1,15 @@
 package cloud
 
 import (
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/deploy"
 )
-
-// fixtureDir holds the real Vespa exchanges shared by the project.
-const fixtureDir = "../../../shared/vespa-fixtures"
-
-type fixture struct {
-	Name    string `json:"name"`
-	Request struct {
-		Method   string `json:"method"`
-		Path     string `json:"path"`
-		RawQuery string `json:"raw_query"`
-	} `json:"request"`
-	Status       int             `json:"status"`
-	ResponseBody json.RawMessage `json:"response_body"`
-	ResponseRaw  string          `json:"response_body_raw"`
-}
-
-func (f fixture) body() []byte {
-	if f.ResponseRaw != "" {
-		return []byte(f.ResponseRaw)
-	}
-	return f.ResponseBody
-}
-
-func loadFixtures(t *testing.T, file string) map[string]fixture {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixtureDir, file))
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("fixtures not present: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list []fixture
-	if err := json.Unmarshal(data, &list); err != nil {
-		t.Fatal(err)
-	}
-	m := map[string]fixture{}
-	for _, f := range list {
-		m[f.Name] = f
-	}
-	return m
-}
-
-// replay serves one fixture's reply to any request and records the request.
-func replay(t *testing.T, f fixture, got *http.Request) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		*got = *r.Clone(r.Context())
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(f.Status)
-		w.Write(f.body())
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
 
 func fixtureClient(t *testing.T, app ApplicationID, url string) *Client {
 	t.Helper()
@@ -90,7 +30,7 @@ func testPackage(t *testing.T) *deploy.Package {
 	return p
 }
 
-func checkRequest(t *testing.T, f fixture, got *http.Request) {
+func checkRequest(t *testing.T, f testutil.Fixture, got *http.Request) {
 	t.Helper()
 	if got.Method != f.Request.Method || got.URL.Path != f.Request.Path {
 		t.Errorf("sent %s %s, fixture %s %s", got.Method, got.URL.Path, f.Request.Method, f.Request.Path)
@@ -98,13 +38,13 @@ func checkRequest(t *testing.T, f fixture, got *http.Request) {
 }
 
 func TestFixtures_Cloud(t *testing.T) {
-	fx := loadFixtures(t, "cloud.json")
+	fx := testutil.LoadFixtures(t, "cloud.json")
 	ctx := t.Context()
 
 	t.Run("deploy", func(t *testing.T) {
 		f := fx["cloud-deploy-dev-accepted"]
 		var got http.Request
-		c := fixtureClient(t, ApplicationID{"tenant1", "application1", "otheruser"}, replay(t, f, &got).URL)
+		c := fixtureClient(t, ApplicationID{"tenant1", "application1", "otheruser"}, testutil.Replay(t, f, &got).URL)
 		run, err := c.Deploy(ctx, Zone{"dev", "us-east-1"}, testPackage(t), DeployOptions{SkipCertificateCheck: true})
 		if err != nil || run.ID != 1 || !strings.HasPrefix(run.Message, "Deployment started in run 1") {
 			t.Fatalf("Deploy = %+v, %v", run, err)
@@ -117,7 +57,7 @@ func TestFixtures_Cloud(t *testing.T) {
 	})
 
 	t.Run("run log paging", func(t *testing.T) {
-		first, err := decodeRunDetails(fx["cloud-run-status-running-with-log"].body())
+		first, err := decodeRunDetails(fx["cloud-run-status-running-with-log"].Body())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +74,7 @@ func TestFixtures_Cloud(t *testing.T) {
 		}
 		f := fx["cloud-run-status-success-after"]
 		var got http.Request
-		c := fixtureClient(t, ApplicationID{"tenant", "application", "default"}, replay(t, f, &got).URL)
+		c := fixtureClient(t, ApplicationID{"tenant", "application", "default"}, testutil.Replay(t, f, &got).URL)
 		d, err := c.RunDetails(ctx, Zone{"dev", "us-east-1"}, 1, 8)
 		if err != nil {
 			t.Fatal(err)
@@ -151,7 +91,7 @@ func TestFixtures_Cloud(t *testing.T) {
 	t.Run("endpoints", func(t *testing.T) {
 		f := fx["cloud-deployment-endpoints"]
 		var got http.Request
-		c := fixtureClient(t, ApplicationID{"scoober", "albums", "default"}, replay(t, f, &got).URL)
+		c := fixtureClient(t, ApplicationID{"scoober", "albums", "default"}, testutil.Replay(t, f, &got).URL)
 		eps, err := c.Endpoints(ctx, Zone{"prod", "aws-us-east-1c"}, EndpointFilter{AuthMethod: AuthMTLS})
 		if err != nil {
 			t.Fatal(err)
@@ -165,7 +105,7 @@ func TestFixtures_Cloud(t *testing.T) {
 	t.Run("delete", func(t *testing.T) {
 		f := fx["cloud-deactivate-dev"]
 		var got http.Request
-		c := fixtureClient(t, ApplicationID{"tenant1", "application1", "otheruser"}, replay(t, f, &got).URL)
+		c := fixtureClient(t, ApplicationID{"tenant1", "application1", "otheruser"}, testutil.Replay(t, f, &got).URL)
 		msg, err := c.Delete(ctx, Zone{"dev", "us-east-1"})
 		if err != nil || msg != "Deactivated tenant1.application1.otheruser in dev.us-east-1" {
 			t.Errorf("Delete = %q, %v", msg, err)
@@ -176,7 +116,7 @@ func TestFixtures_Cloud(t *testing.T) {
 	t.Run("access denied", func(t *testing.T) {
 		f := fx["cloud-access-denied-403"]
 		var got http.Request
-		c := fixtureClient(t, ApplicationID{"tenant1", "application1", "otheruser"}, replay(t, f, &got).URL)
+		c := fixtureClient(t, ApplicationID{"tenant1", "application1", "otheruser"}, testutil.Replay(t, f, &got).URL)
 		_, err := c.Delete(ctx, Zone{"dev", "us-east-1"})
 		var e *Error
 		if !errors.As(err, &e) || e.Status != 403 || e.Message != "Access denied" || !errors.Is(err, ErrUnauthorized) {
@@ -187,7 +127,7 @@ func TestFixtures_Cloud(t *testing.T) {
 	t.Run("submit", func(t *testing.T) {
 		f := fx["cloud-submit-accepted"]
 		var got http.Request
-		c := fixtureClient(t, ApplicationID{"tenant1", "application1", "instance1"}, replay(t, f, &got).URL)
+		c := fixtureClient(t, ApplicationID{"tenant1", "application1", "instance1"}, testutil.Replay(t, f, &got).URL)
 		s, err := c.Submit(ctx, testPackage(t), testPackage(t), SubmitOptions{Commit: "d00d"})
 		if err != nil || s.Build != 0 || !strings.HasPrefix(s.Message, "Application package version: 1.0.43-d00d") {
 			t.Errorf("Submit = %+v, %v", s, err)
@@ -200,7 +140,7 @@ func TestFixtures_Cloud(t *testing.T) {
 	t.Run("submit hash mismatch", func(t *testing.T) {
 		f := fx["cloud-submit-hash-mismatch-400"]
 		var got http.Request
-		c := fixtureClient(t, ApplicationID{"tenant1", "application1", "instance1"}, replay(t, f, &got).URL)
+		c := fixtureClient(t, ApplicationID{"tenant1", "application1", "instance1"}, testutil.Replay(t, f, &got).URL)
 		_, err := c.Submit(ctx, testPackage(t), nil, SubmitOptions{})
 		var e *Error
 		if !errors.As(err, &e) || e.Code != "BAD_REQUEST" || e.Message != "Value of X-Content-Hash header does not match computed content hash" {

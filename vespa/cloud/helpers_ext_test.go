@@ -1,39 +1,14 @@
 package cloud_test
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"testing"
-	"testing/fstest"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/cloud"
 	"github.com/govespa/govespa/vespa/cloud/cloudtest"
 	"github.com/govespa/govespa/vespa/deploy"
 )
-
-// handlerTransport serves requests in-process with a handler, as a server
-// would see them: for tests under testing/synctest, where a real listener
-// cannot run.
-type handlerTransport struct{ h http.Handler }
-
-func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	in := req.Clone(req.Context())
-	in.Host = req.URL.Host
-	in.RequestURI = req.URL.RequestURI()
-	u := *req.URL
-	u.Scheme, u.Host = "", ""
-	in.URL = &u
-	if in.Body == nil {
-		in.Body = http.NoBody
-	}
-	rec := httptest.NewRecorder()
-	t.h.ServeHTTP(rec, in)
-	if req.Body != nil {
-		req.Body.Close()
-	}
-	return rec.Result(), nil
-}
 
 // testApp is the application the tests script.
 var testApp = cloud.ApplicationID{Tenant: "scoober", Application: "albums", Instance: "default"}
@@ -67,7 +42,7 @@ func newCloud(t *testing.T, key []byte, opts ...cloudtest.Option) (*cloudtest.Se
 // certPackage returns an application package with a client certificate.
 func certPackage(t *testing.T) *deploy.Package {
 	t.Helper()
-	p, err := deploy.NewPackageFS(mapFS("services.xml", "<services version='1.0'/>", "schemas/music.sd", "schema music {}"))
+	p, err := deploy.NewPackageFS(testutil.MapFS("services.xml", "<services version='1.0'/>", "schemas/music.sd", "schema music {}"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,13 +55,4 @@ func certPackage(t *testing.T) *deploy.Package {
 		t.Fatal(err)
 	}
 	return p
-}
-
-// mapFS returns an fs.FS of name/content pairs.
-func mapFS(kv ...string) fstest.MapFS {
-	m := fstest.MapFS{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i]] = &fstest.MapFile{Data: []byte(kv[i+1])}
-	}
-	return m
 }

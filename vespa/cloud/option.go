@@ -155,8 +155,7 @@ func WithClock(now func() time.Time) Option {
 	}}
 }
 
-// WithUserAgent sets the User-Agent header; the default is the data plane's,
-// "govespa/" + vespa.Version, so that one access log shows one client.
+// WithUserAgent sets the User-Agent header; the default is [vespa.UserAgent].
 func WithUserAgent(ua string) Option {
 	return option{name: "WithUserAgent", fn: func(c *config) error {
 		c.userAgent = ua
@@ -207,7 +206,7 @@ func newConfig(app ApplicationID, opts []Option) (*config, error) {
 		logger:    slog.New(slog.DiscardHandler),
 		poll:      DefaultPollInterval,
 		now:       time.Now,
-		userAgent: "govespa/" + vespa.Version,
+		userAgent: vespa.UserAgent,
 		app:       app,
 		env:       os.LookupEnv,
 	}

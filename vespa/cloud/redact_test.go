@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/cloud/cloudtest"
 	"github.com/govespa/govespa/vespa/retries"
@@ -176,7 +177,7 @@ func TestFormat_NoSecret(t *testing.T) {
 func redactLog() (*slog.Logger, *syncBuffer) {
 	buf := &syncBuffer{}
 	opts := &slog.HandlerOptions{Level: slog.LevelDebug - 4}
-	return slog.New(slog.NewMultiHandler(slog.NewTextHandler(buf, opts), slog.NewJSONHandler(buf, opts))), buf
+	return slog.New(testutil.MultiHandler(slog.NewTextHandler(buf, opts), slog.NewJSONHandler(buf, opts))), buf
 }
 
 type syncBuffer struct {

@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/cloud"
 	"github.com/govespa/govespa/vespa/cloud/cloudtest"
 )
@@ -16,7 +17,7 @@ import (
 func inProcessClient(t *testing.T, h http.Handler, key []byte, opts ...cloud.Option) *cloud.Client {
 	t.Helper()
 	c, err := cloud.NewClient(testApp, append([]cloud.Option{cloud.WithEndpoint("http://cloud.test"), cloud.WithAPIKey(key),
-		cloud.WithHTTPClient(&http.Client{Transport: handlerTransport{h}})}, opts...)...)
+		cloud.WithHTTPClient(&http.Client{Transport: testutil.HandlerTransport{Handler: h}})}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/deploy"
 	"github.com/govespa/govespa/vespa/vespatest"
@@ -38,7 +39,7 @@ func TestConfigServer_Emulator(t *testing.T) {
 
 	// A package without services.xml cannot be made; a broken one is refused
 	// with the config server's message.
-	bad, err := deploy.NewPackageFS(mapFS("services.xml", "<services"))
+	bad, err := deploy.NewPackageFS(testutil.MapFS("services.xml", "<services"))
 	if err != nil {
 		t.Fatal(err)
 	}

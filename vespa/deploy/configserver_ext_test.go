@@ -14,6 +14,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/deploy"
 )
 
@@ -82,7 +83,7 @@ func (f *fakeConfigServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func newConfigServer(t *testing.T, h http.Handler) *deploy.ConfigServer {
 	t.Helper()
-	cs, err := deploy.NewConfigServer("http://localhost:19071", deploy.WithHTTPClient(&http.Client{Transport: handlerTransport{h}}))
+	cs, err := deploy.NewConfigServer("http://localhost:19071", deploy.WithHTTPClient(&http.Client{Transport: testutil.HandlerTransport{Handler: h}}))
 	if err != nil {
 		t.Fatal(err)
 	}

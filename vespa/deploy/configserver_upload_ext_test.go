@@ -16,6 +16,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/deploy"
 )
@@ -270,7 +271,7 @@ func TestDeploy_UnreadablePackageFileIsNamed(t *testing.T) {
 		io.WriteString(w, `{"session-id":"2","activated":true}`)
 	}))
 	defer srv.Close()
-	pkg, err := deploy.NewPackageFS(failingFS{mapFS("services.xml", "<services/>", "schemas/broken.sd", strings.Repeat("x", 1<<20))})
+	pkg, err := deploy.NewPackageFS(failingFS{testutil.MapFS("services.xml", "<services/>", "schemas/broken.sd", strings.Repeat("x", 1<<20))})
 	if err != nil {
 		t.Fatal(err)
 	}

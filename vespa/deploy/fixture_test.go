@@ -1,75 +1,15 @@
 package deploy
 
 import (
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/retries"
 )
-
-// fixtureDir holds the real Vespa exchanges shared by the project.
-const fixtureDir = "../../../shared/vespa-fixtures"
-
-type fixture struct {
-	Name    string `json:"name"`
-	Request struct {
-		Method   string `json:"method"`
-		Path     string `json:"path"`
-		RawQuery string `json:"raw_query"`
-	} `json:"request"`
-	Status       int             `json:"status"`
-	ResponseBody json.RawMessage `json:"response_body"`
-	ResponseRaw  string          `json:"response_body_raw"`
-}
-
-func (f fixture) body() []byte {
-	if f.ResponseRaw != "" {
-		return []byte(f.ResponseRaw)
-	}
-	return f.ResponseBody
-}
-
-func loadFixtures(t *testing.T, file string) map[string]fixture {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixtureDir, file))
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("fixtures not present: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list []fixture
-	if err := json.Unmarshal(data, &list); err != nil {
-		t.Fatal(err)
-	}
-	m := map[string]fixture{}
-	for _, f := range list {
-		m[f.Name] = f
-	}
-	return m
-}
-
-// replay serves one fixture's reply to any request and records the request.
-func replay(t *testing.T, f fixture, got *http.Request) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		*got = *r.Clone(r.Context())
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(f.Status)
-		w.Write(f.body())
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
 
 func testPackage(t *testing.T) *Package {
 	t.Helper()
@@ -81,7 +21,7 @@ func testPackage(t *testing.T) *Package {
 }
 
 func TestFixtures_Deploy(t *testing.T) {
-	fx := loadFixtures(t, "deploy.json")
+	fx := testutil.LoadFixtures(t, "deploy.json")
 	for _, c := range []struct {
 		name      string
 		id        int64
@@ -96,7 +36,7 @@ func TestFixtures_Deploy(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := fx[c.name]
 			var got http.Request
-			cs, err := NewConfigServer(replay(t, f, &got).URL)
+			cs, err := NewConfigServer(testutil.Replay(t, f, &got).URL)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +63,7 @@ func TestFixtures_Deploy(t *testing.T) {
 		})
 	}
 	t.Run("session-id is a string", func(t *testing.T) {
-		s, err := decodeSession(fx["session-create-200"].body())
+		s, err := decodeSession(fx["session-create-200"].Body())
 		if err != nil || s.ID != 2 {
 			t.Errorf("decodeSession = %+v, %v", s, err)
 		}
@@ -134,7 +74,7 @@ func TestFixtures_Deploy(t *testing.T) {
 }
 
 func TestFixtures_Activate(t *testing.T) {
-	fx := loadFixtures(t, "deploy.json")
+	fx := testutil.LoadFixtures(t, "deploy.json")
 	fast := WithRetryPolicy(retries.ControlPlane.WithWait(retries.WaitNone()))
 	for _, c := range []struct {
 		name      string
@@ -151,7 +91,7 @@ func TestFixtures_Activate(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := fx[c.name]
 			var got http.Request
-			cs, err := NewConfigServer(replay(t, f, &got).URL, fast)
+			cs, err := NewConfigServer(testutil.Replay(t, f, &got).URL, fast)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,40 +8,11 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"math/big"
-	"net/http"
-	"net/http/httptest"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/govespa/govespa/vespa/deploy"
 )
-
-// handlerTransport serves requests in-process with a handler, as a server
-// would see them: for tests under testing/synctest, where a real listener
-// cannot run.
-type handlerTransport struct{ h http.Handler }
-
-func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	in := req.Clone(req.Context())
-	in.Host = req.URL.Host
-	in.RequestURI = req.URL.RequestURI()
-	u := *req.URL
-	u.Scheme, u.Host = "", ""
-	in.URL = &u
-	if in.Body == nil {
-		in.Body = http.NoBody
-	}
-	rec := httptest.NewRecorder()
-	t.h.ServeHTTP(rec, in)
-	if req.Body != nil {
-		req.Body.Close()
-	}
-	if err := req.Context().Err(); err != nil {
-		return nil, err // as net/http: a request whose context ended gets no response
-	}
-	return rec.Result(), nil
-}
 
 // appPackage returns a small application package in a directory.
 func appPackage(t *testing.T) *deploy.Package {
@@ -54,15 +25,6 @@ func appPackage(t *testing.T) *deploy.Package {
 		t.Fatal(err)
 	}
 	return p
-}
-
-// mapFS returns an fs.FS of name/content pairs.
-func mapFS(kv ...string) fstest.MapFS {
-	m := fstest.MapFS{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i]] = &fstest.MapFile{Data: []byte(kv[i+1])}
-	}
-	return m
 }
 
 // keyPair is a self-signed certificate and its private key, both PEM.

@@ -95,7 +95,7 @@ func WithPollInterval(d time.Duration) Option {
 }
 
 // WithUserAgent sets the User-Agent header; the default is the data plane's,
-// "govespa/" + vespa.Version, so that one access log shows one client.
+// [vespa.UserAgent], so that one access log shows one client.
 func WithUserAgent(ua string) Option {
 	return option{name: "WithUserAgent", fn: func(c *config) error {
 		c.userAgent = ua
@@ -131,7 +131,7 @@ func newConfig(opts []Option) (*config, error) {
 		policy:    retries.ControlPlane,
 		logger:    slog.New(slog.DiscardHandler),
 		poll:      DefaultPollInterval,
-		userAgent: "govespa/" + vespa.Version,
+		userAgent: vespa.UserAgent,
 	}
 	for i, o := range opts {
 		if o == nil {

@@ -42,7 +42,7 @@ const (
 //
 // CompressionAuto, the default, gzips bodies of at least
 // [Config.GzipMinBytes] (default 64 KiB). Measured on loopback (see
-// bench_test.go), gzip costs more CPU than it saves for 150-byte and 4 KB
+// bench_ext_test.go), gzip costs more CPU than it saves for 150-byte and 4 KB
 // documents, and halves the throughput of a 2-core client; it only pays where
 // bandwidth, not CPU, is the limit. Choose [CompressionGzip] for a slow link
 // to a remote cluster.

@@ -4,15 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
-)
 
-// fixtureDir holds the shared conformance fixtures, outside the repository.
-var fixtureDir = filepath.Join("..", "..", "..", "shared", "vespa-fixtures")
+	"github.com/govespa/govespa/internal/testutil"
+)
 
 type feedFixture struct {
 	Name               string `json:"name"`
@@ -33,13 +30,7 @@ type feedFixture struct {
 
 func loadFeedFixtures(t *testing.T) []feedFixture {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(fixtureDir, "feedfile.json"))
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skip("shared fixtures absent")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadFixture(t, "feedfile.json")
 	var cases []feedFixture
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)

@@ -22,8 +22,9 @@
 // # Retries
 //
 // [ModelConfig.Validate] runs each URL's check under retries.URLValidation and
-// [Retrying] adapts retries.Embedder; this package has no retry loop of its
-// own. Neither retries nor delays a cancelled context.
+// [Retrying] under the policy it is given, retries.Embedder or a copy of it;
+// this package has no retry loop of its own. Neither retries nor delays a
+// cancelled context.
 //
 // # Secrets
 //

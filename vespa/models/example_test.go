@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa/models"
+	"github.com/govespa/govespa/vespa/retries"
 )
 
 // A flaky embedding provider fails twice; the retrying wrapper hides it.
@@ -19,12 +20,10 @@ func ExampleRetrying() {
 		}
 		return []float32{0.1, 0.2, 0.3}, nil
 	})
-	e, err := models.Retrying(provider,
-		models.WithMaxAttempts(4),                                // up to 3 retries
-		models.WithInitialDelay(time.Millisecond),                // short waits for the example
-		models.WithMaxDelay(10*time.Millisecond),                 // ceiling of one wait
-		models.WithRetryOn(func(err error) bool { return true }), // retry every (non-cancellation) error
-	)
+	// retries.Embedder retries every error but a cancellation; this copy
+	// makes up to 4 attempts, with short waits for the example.
+	policy := retries.Embedder.WithMaxAttempts(4).WithWait(retries.WaitExponential(time.Millisecond, 0, 10*time.Millisecond))
+	e, err := models.Retrying(provider, policy)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -36,7 +35,7 @@ func ExampleRetrying() {
 
 // Query the emulator with a query vector embedded on the client side. The
 // documents were fed with vectors from the same embedder (see feedAndSearch
-// in emulator_test.go: ModelConfig.FillEmbedding on a schema generated with
+// in emulator_ext_test.go: ModelConfig.FillEmbedding on a schema generated with
 // EmbeddingField{Fed: true}).
 func ExampleModelConfig_NearestNeighborQuery() {
 	ctx := context.Background()
@@ -47,7 +46,7 @@ func ExampleModelConfig_NearestNeighborQuery() {
 	}
 	defer closeAll()
 
-	embedder, err := models.Retrying(toyEmbedder) // survive a flaky provider
+	embedder, err := models.Retrying(toyEmbedder, retries.Embedder) // survive a flaky provider
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -74,12 +73,12 @@ func ExampleModelConfig_NearestNeighborQuery() {
 	// id:test:doc::2
 }
 
-// Invalid options are rejected when the wrapper is built.
+// An invalid policy is rejected when the wrapper is built.
 func ExampleRetrying_invalid() {
 	noop := models.EmbedFunc(func(context.Context, string) ([]float32, error) { return nil, nil })
-	_, err := models.Retrying(noop, models.WithJitter(1.5))
+	_, err := models.Retrying(noop, retries.Embedder.WithMaxAttempts(0))
 	fmt.Println(err)
-	// Output: models: Retrying: WithJitter must be in [0, 1], got 1.5
+	// Output: models: Retrying: retries: policy "Embedder": max attempts must be at least 1, got 0
 }
 
 // The snippets Vespa needs for a predefined model.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/internal/wire"
 	"github.com/govespa/govespa/vespa/retries"
 )
 
@@ -78,9 +79,10 @@ func WithHuggingFaceHosts(f func(host string) bool) ValidateOption {
 	return validateOptionFunc(func(c *validateConfig) { c.isHF = f })
 }
 
-// WithValidationHTTPClient sets the HTTP client used for the checks; nil (the
-// default) uses a client with http.DefaultTransport. Its redirect policy is
-// kept, after the token has been removed from requests to other hosts.
+// WithValidationHTTPClient sets the HTTP client whose transport and redirect
+// policy the checks use; nil (the default) means http.DefaultTransport. Its
+// redirect policy is kept, after the token has been removed from requests to
+// other hosts; its Timeout is not (each request has [URLCheckTimeout]).
 func WithValidationHTTPClient(hc *http.Client) ValidateOption {
 	return validateOptionFunc(func(c *validateConfig) { c.hc = hc })
 }
@@ -157,14 +159,14 @@ func (c ModelConfig) Validate(ctx context.Context, opts ...ValidateOption) error
 	if err := c.Check(); err != nil {
 		return err
 	}
-	hc := cfg.client()
+	x := cfg.exchange()
 	var errs []error
 	for _, u := range []struct{ field, url string }{{"ModelURL", c.ModelURL}, {"TokenizerURL", c.TokenizerURL}} {
 		if u.url == "" {
 			continue
 		}
 		err := cfg.policy.Do(ctx, func(ctx context.Context) error {
-			return cfg.checkURL(ctx, hc, u.field, u.url)
+			return cfg.checkURL(ctx, x, u.field, u.url)
 		})
 		if err != nil {
 			if ctx.Err() != nil {
@@ -176,16 +178,18 @@ func (c ModelConfig) Validate(ctx context.Context, opts ...ValidateOption) error
 	return errors.Join(errs...)
 }
 
-// client returns a copy of the configured client whose redirect policy puts
-// the token on requests to Hugging Face hosts and removes it from all others.
-func (cfg *validateConfig) client() *http.Client {
-	var hc http.Client
+// exchange returns the one HTTP exchange of the SDK (vespa/internal/wire)
+// on the configured client's transport, with a redirect policy that puts the
+// token on requests to Hugging Face hosts and removes it from all others,
+// then applies the configured client's own policy (or stops after 10 hops).
+func (cfg *validateConfig) exchange() *wire.Exchange {
+	var rt http.RoundTripper
+	var inner func(*http.Request, []*http.Request) error
 	if cfg.hc != nil {
-		hc = *cfg.hc
+		rt, inner = cfg.hc.Transport, cfg.hc.CheckRedirect
 	}
-	inner := hc.CheckRedirect
-	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		cfg.authorize(req)
+	return wire.New(wire.Config{Transport: rt, UserAgent: vespa.UserAgent, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		cfg.authorize(req.URL, req.Header)
 		if inner != nil {
 			return inner(req, via)
 		}
@@ -193,58 +197,61 @@ func (cfg *validateConfig) client() *http.Client {
 			return errors.New("stopped after 10 redirects")
 		}
 		return nil
-	}
-	return &hc
+	}})
 }
 
-// authorize sets or removes the token on req according to its host.
-func (cfg *validateConfig) authorize(req *http.Request) {
-	if cfg.token != "" && cfg.isHF(req.URL.Hostname()) {
-		req.Header.Set("Authorization", "Bearer "+cfg.token)
+// authorize sets or removes the token in h according to u's host.
+func (cfg *validateConfig) authorize(u *url.URL, h http.Header) {
+	if cfg.token != "" && u != nil && cfg.isHF(u.Hostname()) {
+		h.Set("Authorization", "Bearer "+cfg.token)
 	} else {
-		req.Header.Del("Authorization")
+		h.Del("Authorization")
 	}
 }
 
 // checkURL makes one attempt at checking rawURL: HEAD, then GET when HEAD is
 // refused.
-func (cfg *validateConfig) checkURL(ctx context.Context, hc *http.Client, field, rawURL string) error {
-	status, err := cfg.request(ctx, hc, http.MethodHead, rawURL)
+func (cfg *validateConfig) checkURL(ctx context.Context, x *wire.Exchange, field, rawURL string) error {
+	status, err := cfg.request(ctx, x, http.MethodHead, rawURL)
 	method := http.MethodHead
 	if err == nil && (status == http.StatusMethodNotAllowed || status == http.StatusNotImplemented) {
 		method = http.MethodGet
-		status, err = cfg.request(ctx, hc, http.MethodGet, rawURL)
+		status, err = cfg.request(ctx, x, http.MethodGet, rawURL)
 	}
 	switch {
 	case err != nil:
-		return &URLError{Field: field, URL: redactURL(rawURL), Method: method, Err: stripURL(err)}
+		return &URLError{Field: field, URL: redactURL(rawURL), Method: method, Err: err}
 	case status < 200 || status > 299:
 		return &URLError{Field: field, URL: redactURL(rawURL), Method: method, Status: status}
 	}
 	return nil
 }
 
-// request sends one request bounded by URLCheckTimeout and returns the final
-// status; the body is closed unread.
-func (cfg *validateConfig) request(ctx context.Context, hc *http.Client, method, rawURL string) (int, error) {
-	ctx, cancel := context.WithTimeout(ctx, URLCheckTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
+// request sends one request, bounded by URLCheckTimeout, through the
+// exchange and returns the final status (a redirect the policy did not
+// follow included); the body is closed unread. A transport failure is its
+// cause, without the *url.Error that repeats the unredacted URL.
+func (cfg *validateConfig) request(ctx context.Context, x *wire.Exchange, method, rawURL string) (int, error) {
+	h := http.Header{}
+	u, _ := url.Parse(rawURL) // Check has parsed it
+	cfg.authorize(u, h)
+	resp, err := x.Do(ctx, &wire.Request{Op: "model URL check", Path: redactURL(rawURL), Method: method, URL: rawURL,
+		Header: h, Timeout: URLCheckTimeout, SkipBody: true})
 	if err != nil {
-		return 0, err
-	}
-	cfg.authorize(req)
-	resp, err := hc.Do(req)
-	if err != nil {
+		var we *wire.Error
+		if errors.As(err, &we) && we.Status != 0 {
+			cfg.log(ctx, method, rawURL, we.Status, nil)
+			return we.Status, nil
+		}
+		if we != nil && we.Err != nil {
+			err = we.Err
+		}
+		err = stripURL(err)
 		cfg.log(ctx, method, rawURL, 0, err)
 		return 0, err
 	}
-	// A small read lets the connection be reused for tiny bodies; a model
-	// file's body is simply dropped with its connection.
-	_, _ = io.CopyN(io.Discard, resp.Body, 4096)
-	_ = resp.Body.Close()
-	cfg.log(ctx, method, rawURL, resp.StatusCode, nil)
-	return resp.StatusCode, nil
+	cfg.log(ctx, method, rawURL, resp.Status, nil)
+	return resp.Status, nil
 }
 
 func (cfg *validateConfig) log(ctx context.Context, method, rawURL string, status int, err error) {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/query"
 	"github.com/govespa/govespa/vespa/retries"
@@ -226,7 +227,7 @@ func TestSearch_EndpointPathAndCustomHTTPClient(t *testing.T) {
 		io.WriteString(w, okBody)
 	}))
 	defer srv.Close()
-	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+	hc := &http.Client{Transport: testutil.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 		r.Header.Set("X-Custom", "1")
 		return http.DefaultTransport.RoundTrip(r)
 	})}
@@ -239,10 +240,6 @@ func TestSearch_EndpointPathAndCustomHTTPClient(t *testing.T) {
 	}
 	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
 }
-
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func TestSearch_TransportErrorsAreRetriedResponsesAreNot(t *testing.T) {
 	var calls atomic.Int32

@@ -53,7 +53,7 @@
 // 400, [vespa.ErrUnavailable] for 503, [vespa.ErrTimeout] for 504, ...) and
 // with [ErrServerError], [ErrUnauthorized], [ErrForbidden],
 // [ErrPartialResult] and [ErrMalformedResponse]; [CodeOf] reads the code,
-// and errors.AsType[*query.Error] the whole error.
+// and errors.As (or errors.AsType[*query.Error] on Go 1.26) the whole error.
 //
 // # Many queries
 //

@@ -104,8 +104,8 @@ func ExampleClient_Search_errors() {
 	_, err := qc.Search(context.Background(), &query.Request{YQL: "select * from music where"})
 	code, _ := query.CodeOf(err)
 	fmt.Println(errors.Is(err, vespa.ErrBadRequest), code)
-	// errors.AsType reads the status and Vespa's error entries.
-	if qe, ok := errors.AsType[*query.Error](err); ok {
+	// errors.As reads the status and Vespa's error entries.
+	if qe := (*query.Error)(nil); errors.As(err, &qe) {
 		fmt.Println(qe.StatusCode(), len(qe.Errors), qe.Has(query.CodeInvalidQueryParameter))
 	}
 	// Output:

@@ -6,10 +6,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/query"
 )
 
@@ -25,13 +24,7 @@ func searchFixtures(t *testing.T) []searchFixture {
 	t.Helper()
 	var out []searchFixture
 	for _, f := range []string{"query.json", "errors.json"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "vespa-fixtures", f))
-		if os.IsNotExist(err) {
-			t.Skip("fixtures absent")
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadFixture(t, f)
 		var cases []struct {
 			Name    string `json:"name"`
 			Request struct {

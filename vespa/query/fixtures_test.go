@@ -3,12 +3,12 @@ package query
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/govespa/govespa/internal/testutil"
 )
 
 // fixtureCase is one case of ../shared/vespa-fixtures (see its README).
@@ -31,14 +31,7 @@ type fixtureCase struct {
 // fixtures are absent.
 func loadFixtures(t testing.TB, file string) []fixtureCase {
 	t.Helper()
-	path := filepath.Join("..", "..", "..", "shared", "vespa-fixtures", file)
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		t.Skipf("fixtures absent: %s", path)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadFixture(t, file)
 	var cases []fixtureCase
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatalf("%s: %v", file, err)

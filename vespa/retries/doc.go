@@ -36,7 +36,7 @@
 //	Upload        control-plane deploy, submit,    never                                       none                                          1         the error; a lost reply: outcome unknown
 //	              token creation
 //	URLValidation model URL checks                 any error except a final 4xx                clamp(1 s·2^(n−1), 1 s, 10 s) (1 s, 2 s)      3         the original last error
-//	Embedder      the retrying models.Embedder     any error (RetryOn can narrow it)           WaitJittered(200 ms, 5 s, 2.0, 0.5)           3         the last error
+//	Embedder      the retrying models.Embedder     any error (WithRetryIf can narrow it)       WaitJittered(200 ms, 5 s, 2.0, 0.5)           3         the last error
 //
 // (*) A 409 whose error-code is one of the config server's transient ones
 // ([TransientConflictCodes]: APPLICATION_LOCK_FAILURE, CONFIG_NOT_CONVERGED,

@@ -104,7 +104,8 @@ var URLValidation = New("URLValidation", retryUnlessFinal4xx, WaitExponential(ti
 
 // Embedder is the policy of the retrying Embedder (package models): any error
 // is retried with WaitJittered(200 ms, 5 s, 2.0, 0.5), 3 attempts, then the
-// last error is returned. The wrapper's options adapt a copy of it.
+// last error is returned. models.Retrying takes it, or a copy adapted with
+// its With* methods.
 var Embedder = New("Embedder", RetryIfError, mustJittered(200*time.Millisecond, 5*time.Second, 2.0, 0.5), 3)
 
 // retryUnlessFinal4xx retries every error that does not carry a final 4xx.

@@ -1,40 +1,9 @@
 package vespatest
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"mime"
-	"mime/multipart"
-	"net"
-	"net/http"
-	"strconv"
-	"strings"
-	"sync"
-	"time"
+	"github.com/govespa/govespa/vespa/vespatest/internal/configserver"
+	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 )
-
-// configServer is the config-server API (deploy, serviceconverge, health)
-// on its own listener, as Vespa serves it on port 19071.
-type configServer struct {
-	s   *Server
-	ln  net.Listener
-	srv *http.Server
-	url string
-
-	mu       sync.Mutex
-	sessions map[int64]*session
-	active   int64
-}
-
-type session struct {
-	tenant, app, instance string
-	pkg                   *appPackage
-	prepared, active      bool
-	basedOn               int64 // the active session when this one was created
-}
 
 // ConfigServerURL returns the base URL of the config-server API, starting it
 // on a free loopback port the first time unless [WithConfigServerAddr] did.
@@ -45,335 +14,33 @@ func (s *Server) ConfigServerURL() string {
 		s.cfg.logger.Error("vespatest: config server", "err", err)
 		return ""
 	}
-	return cs.url
+	return cs.URL
 }
 
-func (s *Server) startConfigServer(addr string) (*configServer, error) {
+func (s *Server) startConfigServer(addr string) (*configserver.Server, error) {
 	s.cfgMu.Lock()
 	defer s.cfgMu.Unlock()
 	if s.cfgServer != nil {
 		return s.cfgServer, nil
 	}
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", addr)
+	cs, err := configserver.Start(configContainer{s}, addr, s.srv.ErrorLog, s.cfg.logger)
 	if err != nil {
-		return nil, fmt.Errorf("vespatest: config server listen on %s: %w", addr, err)
+		return nil, err
 	}
-	cs := &configServer{s: s, ln: ln, url: "http://" + ln.Addr().String(), sessions: map[int64]*session{}}
-	cs.srv = &http.Server{Handler: http.HandlerFunc(cs.serve), ReadHeaderTimeout: 30 * time.Second, ErrorLog: s.srv.ErrorLog}
-	go func() {
-		if err := cs.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			s.cfg.logger.Error("vespatest: config server", "err", err)
-		}
-	}()
 	s.cfgServer = cs
 	return cs, nil
 }
 
-func (cs *configServer) close(ctx context.Context) {
-	if err := cs.srv.Shutdown(ctx); err != nil {
-		_ = cs.srv.Close() // shutting down anyway: a close error has no one to go to
-	}
+// configContainer is the Server as its config server sees it.
+type configContainer struct{ s *Server }
+
+func (c configContainer) NextSession() int64 {
+	id := max(c.s.sessions.Add(1), 2)
+	c.s.sessions.Store(id)
+	return id
 }
 
-func writeConfigJSON(w http.ResponseWriter, status int, body object) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(body.marshal())
-}
-
-func configError(w http.ResponseWriter, status int, code, msg string) {
-	writeConfigJSON(w, status, object{{"error-code", jsonString(code)}, {"message", jsonString(msg)}})
-}
-
-var emptyChanges = json.RawMessage(`{"restart":[],"refeed":[],"reindex":[]}`)
-
-func (cs *configServer) serve(w http.ResponseWriter, r *http.Request) {
-	p := r.URL.Path
-	switch {
-	case p == "/state/v1/health":
-		writeConfigJSON(w, http.StatusOK, healthBody(healthUp))
-		return
-	case p == "/status.html":
-		w.Header().Set("Content-Type", "text/html")
-		_, _ = w.Write([]byte("<title>OK</title>"))
-		return
-	case p == "/ApplicationStatus":
-		writeConfigJSON(w, http.StatusOK, object{{"application", json.RawMessage(`{"vespa":{"version":"` + vespaVersion + `"}}`)}})
-		return
-	}
-	segs := strings.Split(strings.Trim(p, "/"), "/")
-	if len(segs) < 4 || segs[0] != "application" || segs[1] != "v2" || segs[2] != "tenant" {
-		configError(w, http.StatusNotFound, "NOT_FOUND", "Nothing at path '"+p+"'")
-		return
-	}
-	tenant, rest := segs[3], segs[4:]
-	base := "http://" + r.Host + "/application/v2/tenant/" + tenant
-	method := func(allowed string) bool {
-		if r.Method != allowed {
-			configError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "Method '"+r.Method+"' is not supported")
-			return false
-		}
-		return true
-	}
-	switch {
-	case len(rest) == 1 && rest[0] == "prepareandactivate":
-		if method(http.MethodPost) {
-			cs.prepareAndActivate(w, r, tenant, base)
-		}
-	case len(rest) == 2 && rest[0] == "prepareandactivate":
-		if method(http.MethodPut) {
-			cs.activateOnly(w, tenant, rest[1])
-		}
-	case len(rest) == 1 && rest[0] == "session":
-		if method(http.MethodPost) {
-			cs.createSession(w, r, tenant, base)
-		}
-	case len(rest) == 3 && rest[0] == "session" && (rest[2] == "prepared" || rest[2] == "active"):
-		if method(http.MethodPut) {
-			cs.sessionStep(w, tenant, base, rest[1], rest[2])
-		}
-	case len(rest) == 1 && rest[0] == "application":
-		cs.listApplications(w, base)
-	case len(rest) == 2 && rest[0] == "application" && r.Method == http.MethodDelete:
-		cs.deleteApplication(w, rest[1])
-	case len(rest) >= 9 && rest[0] == "application" && rest[len(rest)-1] == "serviceconverge":
-		cs.serviceConverge(w, r)
-	default:
-		configError(w, http.StatusNotFound, "NOT_FOUND", "Nothing at path '"+p+"'")
-	}
-}
-
-// readPackage reads the application package from a zip, gzipped tar, or
-// multipart (part "applicationPackage") body.
-func readPackage(r *http.Request) (pkg *appPackage, hadData bool, err error) {
-	var data []byte
-	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt == "multipart/form-data" {
-		mr := multipart.NewReader(r.Body, params["boundary"])
-		for {
-			part, err := mr.NextPart()
-			if err != nil {
-				break
-			}
-			if part.FormName() == "applicationPackage" {
-				data, _ = io.ReadAll(part)
-			}
-		}
-	} else {
-		var err error
-		if data, err = io.ReadAll(r.Body); err != nil {
-			return nil, false, err
-		}
-	}
-	if len(data) == 0 {
-		return nil, false, errors.New("Request contains no data")
-	}
-	if pkg, err = readApplicationArchive(data); err != nil {
-		return nil, true, err
-	}
-	return pkg, true, nil
-}
-
-func (cs *configServer) newSession(r *http.Request, tenant string, pkg *appPackage) (int64, *session) {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	id := max(cs.s.sessions.Add(1), 2)
-	cs.s.sessions.Store(id)
-	app, inst := r.URL.Query().Get("applicationName"), r.URL.Query().Get("instance")
-	if app == "" {
-		app = "default"
-	}
-	if inst == "" {
-		inst = "default"
-	}
-	sess := &session{tenant: tenant, app: app, instance: inst, pkg: pkg, basedOn: cs.active}
-	cs.sessions[id] = sess
-	return id, sess
-}
-
-func (cs *configServer) checkPackage(w http.ResponseWriter, tenant string, id int64, pkg *appPackage) bool {
-	if !pkg.hasServices {
-		configError(w, http.StatusBadRequest, "BAD_REQUEST", fmt.Sprintf(
-			"Error preprocessing application package for %s.default.default, session id %d (based on session id unknown): services.xml does not exist in application package. There are %d files in the directory",
-			tenant, id, pkg.files))
-		return false
-	}
-	return true
-}
-
-func (cs *configServer) appURL(base string, sess *session) string {
-	return base + "/application/" + sess.app + "/environment/prod/region/default/instance/" + sess.instance
-}
-
-func (cs *configServer) activateSession(id int64, sess *session) {
-	cs.mu.Lock()
-	cs.active = id
-	sess.prepared, sess.active = true, true
-	cs.mu.Unlock()
-	_ = cs.s.activate(sess.pkg)
-	_ = cs.s.SetHealth(healthUp)
-}
-
-func (cs *configServer) prepareAndActivate(w http.ResponseWriter, r *http.Request, tenant, base string) {
-	pkg, hadData, err := readPackage(r)
-	if err != nil {
-		if !hadData {
-			configError(w, http.StatusBadRequest, "BAD_REQUEST", err.Error())
-		} else {
-			configError(w, http.StatusBadRequest, "INVALID_APPLICATION_PACKAGE", "Unable to read application package: "+err.Error())
-		}
-		return
-	}
-	id, sess := cs.newSession(r, tenant, pkg)
-	if !cs.checkPackage(w, tenant, id, pkg) {
-		return
-	}
-	cs.activateSession(id, sess)
-	sid := strconv.FormatInt(id, 10)
-	writeConfigJSON(w, http.StatusOK, object{
-		{"log", json.RawMessage("[]")},
-		{"message", jsonString("Session " + sid + " for tenant '" + tenant + "' prepared and activated.")},
-		{"session-id", jsonString(sid)},
-		{"activated", json.RawMessage("true")},
-		{"tenant", jsonString(tenant)},
-		{"url", jsonString(cs.appURL(base, sess))},
-		{"configChangeActions", emptyChanges},
-	})
-}
-
-func (cs *configServer) lookup(w http.ResponseWriter, tenant, idText string) (int64, *session, bool) {
-	id, err := strconv.ParseInt(idText, 10, 64)
-	cs.mu.Lock()
-	sess := cs.sessions[id]
-	cs.mu.Unlock()
-	if err != nil || sess == nil || sess.tenant != tenant {
-		configError(w, http.StatusNotFound, "NOT_FOUND", "Local session "+idText+" for '"+tenant+"' was not found")
-		return 0, nil, false
-	}
-	return id, sess, true
-}
-
-func (cs *configServer) activateOnly(w http.ResponseWriter, tenant, idText string) {
-	id, sess, ok := cs.lookup(w, tenant, idText)
-	if !ok {
-		return
-	}
-	cs.mu.Lock()
-	active := cs.active
-	cs.mu.Unlock()
-	if active != id && active != sess.basedOn {
-		configError(w, http.StatusConflict, "ACTIVATION_CONFLICT", fmt.Sprintf(
-			"app:%s.%s.%s This session %d was prepared when session %d was active, but session %d has since become active: refusing to activate this session, please redeploy",
-			tenant, sess.app, sess.instance, id, sess.basedOn, active))
-		return
-	}
-	cs.activateSession(id, sess)
-	writeConfigJSON(w, http.StatusOK, object{{"message", jsonString(fmt.Sprintf("Session %d for %s.%s.%s activated", id, tenant, sess.app, sess.instance))}})
-}
-
-func (cs *configServer) createSession(w http.ResponseWriter, r *http.Request, tenant, base string) {
-	pkg, hadData, err := readPackage(r)
-	if err != nil {
-		code := "BAD_REQUEST"
-		if hadData {
-			code = "INVALID_APPLICATION_PACKAGE"
-		}
-		configError(w, http.StatusBadRequest, code, err.Error())
-		return
-	}
-	id, _ := cs.newSession(r, tenant, pkg)
-	sid := strconv.FormatInt(id, 10)
-	writeConfigJSON(w, http.StatusOK, object{
-		{"log", json.RawMessage("[]")},
-		{"tenant", jsonString(tenant)},
-		{"session-id", jsonString(sid)},
-		{"prepared", jsonString(base + "/session/" + sid + "/prepared")},
-		{"content", jsonString(base + "/session/" + sid + "/content/")},
-		{"message", jsonString("Session " + sid + " for tenant '" + tenant + "' created.")},
-	})
-}
-
-func (cs *configServer) sessionStep(w http.ResponseWriter, tenant, base, idText, step string) {
-	id, sess, ok := cs.lookup(w, tenant, idText)
-	if !ok {
-		return
-	}
-	sid := strconv.FormatInt(id, 10)
-	if step == "prepared" {
-		if !cs.checkPackage(w, tenant, id, sess.pkg) {
-			return
-		}
-		cs.mu.Lock()
-		sess.prepared = true
-		cs.mu.Unlock()
-		writeConfigJSON(w, http.StatusOK, object{
-			{"tenant", jsonString(tenant)},
-			{"session-id", jsonString(sid)},
-			{"activate", jsonString(base + "/session/" + sid + "/active")},
-			{"message", jsonString("Session " + sid + " for tenant '" + tenant + "' prepared.")},
-			{"log", json.RawMessage("[]")},
-			{"configChangeActions", emptyChanges},
-		})
-		return
-	}
-	cs.mu.Lock()
-	prepared := sess.prepared
-	cs.mu.Unlock()
-	if !prepared {
-		configError(w, http.StatusBadRequest, "BAD_REQUEST", "Session "+sid+" is not prepared")
-		return
-	}
-	cs.activateSession(id, sess)
-	writeConfigJSON(w, http.StatusOK, object{
-		{"tenant", jsonString(tenant)},
-		{"session-id", jsonString(sid)},
-		{"message", jsonString("Session " + sid + " for tenant '" + tenant + "' activated.")},
-		{"url", jsonString(cs.appURL(base, sess))},
-	})
-}
-
-func (cs *configServer) listApplications(w http.ResponseWriter, base string) {
-	cs.mu.Lock()
-	sess := cs.sessions[cs.active]
-	cs.mu.Unlock()
-	list := []string{}
-	if sess != nil {
-		list = append(list, cs.appURL(base, sess))
-	}
-	b, _ := json.Marshal(list)
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(b)
-}
-
-func (cs *configServer) deleteApplication(w http.ResponseWriter, app string) {
-	cs.mu.Lock()
-	found := false
-	if sess := cs.sessions[cs.active]; sess != nil && sess.app == app {
-		found = true
-		cs.active = 0
-	}
-	cs.mu.Unlock()
-	if !found {
-		configError(w, http.StatusNotFound, "NOT_FOUND", "Unable to delete application '"+app+"': not found")
-		return
-	}
-	writeConfigJSON(w, http.StatusOK, object{{"message", jsonString("Application '" + app + "' was deleted")}})
-}
-
-func (cs *configServer) serviceConverge(w http.ResponseWriter, r *http.Request) {
-	gen := cs.s.app.Load().generation
-	host, port, _ := net.SplitHostPort(cs.s.ln.Addr().String())
-	self := "http://" + r.Host + r.URL.Path
-	svc := object{
-		{"clusterName", jsonString("default")}, {"host", jsonString(host)}, {"port", json.RawMessage(port)},
-		{"type", jsonString("container")}, {"url", jsonString(self + "/" + host + ":" + port)},
-		{"currentGeneration", jsonInt(gen)},
-	}
-	writeConfigJSON(w, http.StatusOK, object{
-		{"services", json.RawMessage("[" + string(svc.marshal()) + "]")},
-		{"url", jsonString(self)},
-		{"currentGeneration", jsonInt(gen)},
-		{"wantedGeneration", jsonInt(gen)},
-		{"converged", json.RawMessage("true")},
-	})
-}
+func (c configContainer) Activate(pkg *schema.AppPackage) error { return c.s.activate(pkg) }
+func (c configContainer) SetHealth(code string) error           { return c.s.SetHealth(code) }
+func (c configContainer) Generation() int64                     { return c.s.app.Load().Generation }
+func (c configContainer) Addr() string                          { return c.s.ln.Addr().String() }

@@ -1,6 +1,49 @@
 // Package vespatest is an in-process Vespa emulator, to govespa what
 // net/http/httptest is to net/http: a real HTTP server on a loopback port that
-// speaks Vespa's wire protocol, for tests, examples and benchmarks.
+// speaks Vespa's wire protocol, for tests, examples and debugging sessions.
+//
+// It is not Vespa, and only an approximation of the Vespa a client sees over
+// HTTP: one process, everything in memory, built from Vespa's source, its
+// recorded exchanges (the conformance fixtures) and a real container (the
+// JDisc target of the integration suite). Where a behaviour it does show
+// differs from Vespa's, that is a bug. Its speed serves test suites and the
+// quickstart and says nothing about Vespa's.
+//
+// # What it does not do
+//
+// Roughly from what a user meets first to the esoteric:
+//
+//   - Search is a subset of the query API (the internal search package lists
+//     it): YQL's common operators, and ranking by a first-phase expression
+//     over a few rank features (bm25, closeness, nativeRank, attribute,
+//     query inputs). The default relevance is its own, not nativeRank, so
+//     compare orders and hits, never scores. Second and global phases,
+//     grouping, the JSON query language, other formats and the rarer
+//     operators are answered with 501, never with a wrong result.
+//   - No linguistics: text is lower-cased and split on anything but letters
+//     and digits; no stemming, normalisation of accents or CJK segmentation.
+//     Indexing statements decide only whether a field is in the summary and
+//     whether it matches as an index or as an attribute.
+//   - One node and one store: no distribution, redundancy, node failures,
+//     feed blocks or reindexing unless a fault injects them. Content
+//     clusters share the store, so a copy to another cluster changes nothing.
+//   - Timing is its own: nothing is slow unless a fault adds latency, so
+//     timeouts fire for such latencies, for query timeouts below 5 ms and for
+//     a query timeout the request sets (checked while the corpus is
+//     scanned); Vespa's 500 ms default does not cut a slow scan short.
+//   - Continuation tokens are its own: a token of a real Vespa is refused,
+//     and one of the emulator means nothing to Vespa.
+//   - Document selections are a subset: no field-path lookups ({key},
+//     [index]), no functions (.lowercase(), .hash(), .abs()), no $variables,
+//     id.bucket or id.gid.
+//   - Structs are stored as any JSON, unchecked; predicate, raw and reference
+//     fields as strings; imported fields, parent/child, document processors,
+//     streaming search and document expiry are not modelled.
+//   - The config server deploys a package's schemas and content clusters;
+//     it runs no validation overrides, application tests or hosted-only
+//     preprocessing.
+//
+// # Using it
 //
 // Start one, point a client at its URL, and close it when done:
 //
@@ -20,7 +63,8 @@
 //     and remove with condition, create, dryRun, route, timeout and
 //     tracelevel; visiting with selection, fieldSet, wantedDocumentCount,
 //     slices, continuation, stream and JSONL; update-where, delete-where and
-//     copy. Status codes and JSON bodies are Vespa's.
+//     copy, with Vespa's status codes and JSON bodies as far as its source
+//     and fixtures show them.
 //   - /search/: a subset of the query API (see the internal search package).
 //   - /state/v1/health, /status.html, /ApplicationStatus, and GET / listing
 //     the handlers, as a container does.
@@ -95,14 +139,10 @@
 //
 // # Storage
 //
-// Each document is kept as its compact JSON bytes in sharded maps; a million
-// 150-byte documents take well under 600 MB. Dense tensors are stored in the
-// short form {"type":…,"values":[…]}, cells rounded to the cell type; the
-// common input forms (a flat array, or "values" with an optional "type") are
-// read by a byte scanner, so a put of a 384-float embedding costs tens of
-// microseconds. /search/ keeps the vectors it parsed for nearestNeighbor
-// across queries (about 1.5 kB per 384-float document, until the document
-// changes or goes away).
+// Each document is kept as its compact JSON bytes in sharded maps. Dense
+// tensors are stored in the short form {"type":…,"values":[…]}, cells
+// rounded to the cell type. /search/ keeps the vectors it parsed for
+// nearestNeighbor across queries, until the document changes or goes away.
 //
 // # Differences from Vespa's own handlers
 //
@@ -112,8 +152,6 @@
 // and compares status, body and message. These answers differ, for the reasons
 // given; everything else it sends is answered alike:
 //
-//   - a test-and-set condition that does not parse is a 400 here, a 500 in
-//     Vespa, whose content node answers ILLEGAL_PARAMETERS;
 //   - a failed condition's message is the C++ content node's ReturnCode text
 //     ("[UNKNOWN(251013) @ tcp/...]: ReturnCode(TEST_AND_SET_CONDITION_FAILED,
 //     ...)"); the harness's storage is not Vespa's, so it does not settle this;

@@ -5,6 +5,9 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/httpx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // Health status codes of /state/v1/health.
@@ -32,37 +35,22 @@ func (s *Server) SetHealth(code string) error {
 // Health returns the current /state/v1/health status code.
 func (s *Server) Health() string { return *s.health.Load() }
 
-// vespaVersion is the version the emulator claims to be.
-const vespaVersion = "8.999.0"
-
-func healthBody(code string) object {
-	now := time.Now()
-	ms := now.UnixMilli()
-	status := object{{"code", jsonString(code)}}
-	if code != healthUp {
-		status = append(status, member{"message", jsonString("vespatest: status is " + code)})
-	}
-	metrics := fmt.Sprintf(`{"snapshot":{"from":%d.000,"to":%d.000},"values":[{"name":"requestsPerSecond","values":{"count":0,"rate":0}},{"name":"latencySeconds","values":{"average":0,"sum":0,"count":0,"max":0,"min":0,"rate":0}}]}`,
-		now.Add(-time.Minute).Unix(), now.Unix())
-	return object{{"time", jsonInt(ms)}, {"status", status.marshal()}, {"metrics", []byte(metrics)}}
-}
-
 func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/state/v1/health":
-		writeJSON(w, http.StatusOK, healthBody(s.Health()))
+		httpx.WriteJSON(w, http.StatusOK, httpx.HealthBody(s.Health()))
 	case "/state/v1/version":
-		writeJSON(w, http.StatusOK, object{{"version", jsonString(vespaVersion)}})
+		httpx.WriteJSON(w, http.StatusOK, jsonx.Object{{Key: "version", Val: jsonx.String(httpx.VespaVersion)}})
 	case "/state/v1/config":
-		g := s.app.Load().generation
+		g := s.app.Load().Generation
 		cfg := fmt.Sprintf(`{"generation":%d,"applyOnRestart":false,"container":{"generation":%d},"wantedGeneration":%d}`, g, g, g)
-		writeJSON(w, http.StatusOK, object{{"config", []byte(cfg)}})
+		httpx.WriteJSON(w, http.StatusOK, jsonx.Object{{Key: "config", Val: []byte(cfg)}})
 	case "/state/v1", "/state/v1/":
 		base := "http://" + r.Host + "/state/v1/"
 		res := `[{"url":"` + base + `config"},{"url":"` + base + `health"},{"url":"` + base + `version"}]`
-		writeJSON(w, http.StatusOK, object{{"resources", []byte(res)}})
+		httpx.WriteJSON(w, http.StatusOK, jsonx.Object{{Key: "resources", Val: []byte(res)}})
 	default:
-		writeJSON(w, http.StatusNotFound, object{{"message", jsonString("Not found: " + r.URL.Path)}})
+		httpx.WriteJSON(w, http.StatusNotFound, jsonx.Object{{Key: "message", Val: jsonx.String("Not found: " + r.URL.Path)}})
 	}
 }
 
@@ -78,21 +66,21 @@ func (s *Server) serveStatusHTML(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) serveApplicationStatus(w http.ResponseWriter, r *http.Request) {
 	if s.Health() != healthUp {
-		writeJSON(w, http.StatusServiceUnavailable, object{{"message", jsonString("vespatest: not up")}})
+		httpx.WriteJSON(w, http.StatusServiceUnavailable, jsonx.Object{{Key: "message", Val: jsonx.String("vespatest: not up")}})
 		return
 	}
 	app := s.app.Load()
 	now := time.Now()
-	meta := object{
-		{"name", jsonString("default")}, {"user", jsonString("vespatest")}, {"path", jsonString("")},
-		{"generation", jsonInt(app.generation)}, {"timestamp", jsonInt(now.UnixMilli())},
-		{"date", jsonString(now.Format(time.UnixDate))}, {"checksum", jsonString(strconv.FormatInt(app.generation, 16))},
+	meta := jsonx.Object{
+		{Key: "name", Val: jsonx.String("default")}, {Key: "user", Val: jsonx.String("vespatest")}, {Key: "path", Val: jsonx.String("")},
+		{Key: "generation", Val: jsonx.Int(app.Generation)}, {Key: "timestamp", Val: jsonx.Int(now.UnixMilli())},
+		{Key: "date", Val: jsonx.String(now.Format(time.UnixDate))}, {Key: "checksum", Val: jsonx.String(strconv.FormatInt(app.Generation, 16))},
 	}
-	appObj := object{{"vespa", object{{"version", jsonString(vespaVersion)}}.marshal()}, {"meta", meta.marshal()}}
-	writeJSON(w, http.StatusOK, object{
-		{"application", appObj.marshal()},
-		{"abstractComponents", []byte("[]")},
-		{"handlers", handlerList(r.Host)},
-		{"searchChains", []byte("{}")},
+	appObj := jsonx.Object{{Key: "vespa", Val: jsonx.Object{{Key: "version", Val: jsonx.String(httpx.VespaVersion)}}.Marshal()}, {Key: "meta", Val: meta.Marshal()}}
+	httpx.WriteJSON(w, http.StatusOK, jsonx.Object{
+		{Key: "application", Val: appObj.Marshal()},
+		{Key: "abstractComponents", Val: []byte("[]")},
+		{Key: "handlers", Val: handlerList(r.Host)},
+		{Key: "searchChains", Val: []byte("{}")},
 	})
 }

@@ -3,6 +3,9 @@ package vespatest
 import (
 	"fmt"
 	"log/slog"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
+	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 )
 
 // Option configures a [Server]. Options are sealed: only this package makes them.
@@ -14,7 +17,7 @@ type Option interface {
 // application package) the server runs in lenient mode: it accepts every
 // document type and field. With schemas, unknown document types and fields are
 // rejected with 400 as Vespa rejects them. Several calls add up.
-func WithSchema(schemas ...Schema) Option {
+func WithSchema(schemas ...schema.Schema) Option {
 	return optionFunc(func(c *config) error {
 		c.schemas = append(c.schemas, schemas...)
 		return nil
@@ -92,10 +95,10 @@ func WithIgnoreUndefinedFields() Option {
 }
 
 // WithFaults installs fault rules at start, as [Server.AddFault] does.
-func WithFaults(rules ...FaultRule) Option {
+func WithFaults(rules ...fault.Rule) Option {
 	return optionFunc(func(c *config) error {
 		for _, r := range rules {
-			if err := r.validate(); err != nil {
+			if err := r.Validate(); err != nil {
 				return err
 			}
 		}
@@ -177,14 +180,14 @@ func (f optionFunc) apply(c *config) error { return f(c) }
 
 // config is the result of applying options.
 type config struct {
-	schemas         []Schema
+	schemas         []schema.Schema
 	appDir          string
 	addr            string
 	configAddr      string
 	cluster         string
 	maxRequestBytes int64
 	ignoreUndefined bool
-	faults          []FaultRule
+	faults          []fault.Rule
 	seed            uint64
 	health          string
 	tls, mtls       bool
@@ -195,7 +198,7 @@ type config struct {
 func defaultConfig() config {
 	return config{
 		addr:            "127.0.0.1:0",
-		cluster:         defaultCluster,
+		cluster:         schema.DefaultCluster,
 		maxRequestBytes: 100 << 20,
 		seed:            1,
 		health:          healthUp,

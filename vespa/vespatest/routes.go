@@ -5,19 +5,22 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/httpx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // routes builds the container's handler: authentication, then dispatch by path.
 func (s *Server) routes() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.authorized(r) {
-			writeJSON(w, http.StatusForbidden, object{{"code", jsonInt(403)}, {"message", jsonString("Access denied")}})
+			httpx.WriteJSON(w, http.StatusForbidden, jsonx.Object{{Key: "code", Val: jsonx.Int(403)}, {Key: "message", Val: jsonx.String("Access denied")}})
 			return
 		}
-		path := rawPath(r)
+		path := httpx.RawPath(r)
 		switch {
 		case path == "/document/v1" || strings.HasPrefix(path, "/document/v1/"):
-			s.serveDocV1(w, r)
+			s.docs.ServeDocV1(w, r)
 		case path == "/search/" || path == "/search":
 			s.serveSearch(w, r)
 		case strings.HasPrefix(path, "/state/v1"):
@@ -27,9 +30,9 @@ func (s *Server) routes() http.Handler {
 		case path == "/ApplicationStatus":
 			s.serveApplicationStatus(w, r)
 		case path == "/":
-			writeJSON(w, http.StatusOK, object{{"handlers", handlerList(r.Host)}})
+			httpx.WriteJSON(w, http.StatusOK, jsonx.Object{{Key: "handlers", Val: handlerList(r.Host)}})
 		default:
-			writeJSON(w, http.StatusNotFound, object{{"code", jsonInt(404)}, {"message", jsonString("No request handler bound to " + path)}})
+			httpx.WriteJSON(w, http.StatusNotFound, jsonx.Object{{Key: "code", Val: jsonx.Int(404)}, {Key: "message", Val: jsonx.String("No request handler bound to " + path)}})
 		}
 	})
 }
@@ -54,11 +57,11 @@ func handlerList(host string) json.RawMessage {
 		ServerBindings []string `json:"serverBindings"`
 	}
 	list := []handler{
-		{"com.yahoo.document.restapi.resource.DocumentV1ApiHandler", "com.yahoo.document.restapi.resource.DocumentV1ApiHandler", "vespaclient-container-plugin:" + vespaVersion, []string{"http://*/document/v1/*"}},
-		{"com.yahoo.search.handler.SearchHandler", "com.yahoo.search.handler.SearchHandler", "container-search-and-docproc:" + vespaVersion, []string{"http://*/search/*"}},
-		{"com.yahoo.container.jdisc.state.StateHandler", "com.yahoo.container.jdisc.state.StateHandler", "container-disc:" + vespaVersion, []string{"http://*/state/v1", "http://*/state/v1/*"}},
-		{"status.html", "com.yahoo.container.handler.VipStatusHandler", "container-disc:" + vespaVersion, []string{"http://*/status.html"}},
-		{"application-status", "com.yahoo.container.handler.observability.ApplicationStatusHandler", "container-disc:" + vespaVersion, []string{"http://*/ApplicationStatus"}},
+		{"com.yahoo.document.restapi.resource.DocumentV1ApiHandler", "com.yahoo.document.restapi.resource.DocumentV1ApiHandler", "vespaclient-container-plugin:" + httpx.VespaVersion, []string{"http://*/document/v1/*"}},
+		{"com.yahoo.search.handler.SearchHandler", "com.yahoo.search.handler.SearchHandler", "container-search-and-docproc:" + httpx.VespaVersion, []string{"http://*/search/*"}},
+		{"com.yahoo.container.jdisc.state.StateHandler", "com.yahoo.container.jdisc.state.StateHandler", "container-disc:" + httpx.VespaVersion, []string{"http://*/state/v1", "http://*/state/v1/*"}},
+		{"status.html", "com.yahoo.container.handler.VipStatusHandler", "container-disc:" + httpx.VespaVersion, []string{"http://*/status.html"}},
+		{"application-status", "com.yahoo.container.handler.observability.ApplicationStatusHandler", "container-disc:" + httpx.VespaVersion, []string{"http://*/ApplicationStatus"}},
 	}
 	b, _ := json.Marshal(list)
 	return b

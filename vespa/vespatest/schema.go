@@ -1,213 +1,25 @@
 package vespatest
 
-import (
-	"fmt"
-	"slices"
-	"strings"
-)
+import "github.com/govespa/govespa/vespa/vespatest/internal/schema"
 
-// Schema declares one document type: its name, fields and rank profiles. It
-// is what a schemas/<name>.sd file declares, minus what the emulator does not
-// model. The zero value is not useful; Name must be set.
-type Schema struct {
-	// Name is the schema and document type name, e.g. "music".
-	Name string
-	// Fields are the document's fields, in declaration order.
-	Fields []Field
-	// RankProfiles are the schema's rank profiles, selected by a query's
-	// ranking or ranking.profile; "default" and "unranked" exist implicitly.
-	// A query naming a profile the schema lacks gets Vespa's "Requested rank
-	// profile … is undefined" error. nil means profiles are not modelled: any
-	// name is accepted and ranks by the emulator's default relevance, as in
-	// lenient mode (a Go schema that predates profiles keeps working); an
-	// empty, non-nil slice declares that there are none. [ParseSchema] never
-	// returns nil.
-	RankProfiles []RankProfile
-}
+// Schema declares one document type: its name, fields and rank profiles, as a
+// schemas/<name>.sd file does, minus what the emulator does not model. The
+// zero value is not useful; Name must be set. Its fields are documented in
+// the internal schema package, where the type is declared.
+type Schema = schema.Schema
+
+// Field declares one document field: its name, Vespa type text, whether it is
+// an indexed string field, its indexing statement and distance metric.
+type Field = schema.Field
 
 // RankProfile is the part of a schema's rank profile the emulator evaluates:
-// its first-phase expression, over a small subset of Vespa's rank features
-// (see the search package documentation: bm25, closeness, nativeRank,
-// attribute and query features, constants, + - * / and parentheses, and the
-// profile's zero-argument functions). A query using a profile whose
-// expression goes beyond the subset, or which has a second or global phase,
-// is answered with a "not implemented" error, never a silently wrong score.
-type RankProfile struct {
-	// Name is the profile name, e.g. "bm25".
-	Name string
-	// Inherits names the profiles this one inherits from, in order. Their
-	// first phase, functions and inputs apply where this one sets none.
-	Inherits []string
-	// FirstPhase is the first-phase ranking expression, e.g.
-	// "bm25(title) + 0.1 * attribute(popularity)". Empty means inherited, or
-	// the emulator's default relevance (Vespa's nativeRank) when no parent
-	// sets one.
-	FirstPhase string
-	// SecondPhase and GlobalPhase are the expressions of the later phases.
-	// The emulator does not evaluate them; a profile that has one (itself or
-	// through inheritance) cannot be used in a query.
-	SecondPhase, GlobalPhase string
-	// Functions are the profile's functions without arguments, name to
-	// expression, which FirstPhase may call as name or name().
-	Functions map[string]string
-	// Inputs are the query inputs the profile declares, e.g. "query(w)", to
-	// their default values ("" when none is declared, which is 0).
-	Inputs map[string]string
-}
+// its first-phase expression over a small subset of Vespa's rank features,
+// with inherits, functions and inputs. Profiles with a second or global phase
+// are refused by /search/ with 501.
+type RankProfile = schema.RankProfile
 
-// Field declares one document field.
-type Field struct {
-	// Name is the field name.
-	Name string
-	// Type is Vespa's type text: "string", "int", "long", "float", "double",
-	// "bool", "byte", "array<string>", "weightedset<string>",
-	// "map<string,int>", "tensor<float>(x[384])", "tensor(cat{})", and so on.
-	// A type the emulator does not know (a struct name, say) accepts any JSON.
-	Type string
-	// Indexed is true for an "index" field and false for an attribute or
-	// summary-only field. Only /search/ looks at it.
-	Indexed bool
-	// DistanceMetric is the nearest-neighbor metric of a tensor field:
-	// "euclidean" (Vespa's default), "angular", "dotproduct",
-	// "prenormalized-angular". Only /search/ looks at it.
-	DistanceMetric string
-	// Indexing is the field's indexing statement, e.g. "summary | index" or
-	// "attribute | index". Only /search/ looks at it: a field is in the
-	// default document summary, and so rendered in hits, when "summary" is
-	// one of its steps. Empty means "summary | index" when Indexed is set and
-	// "summary | attribute" otherwise: a field declared in Go is in the
-	// summary unless its Indexing says otherwise.
-	Indexing string
-}
-
-// inSummary reports whether the field is in the default document summary.
-func (f Field) inSummary() bool {
-	if strings.TrimSpace(f.Indexing) == "" {
-		return true
-	}
-	return slices.Contains(indexingSteps(f.Indexing), "summary")
-}
-
-// indexingSteps splits an indexing statement into its steps, "summary",
-// "index", "input title" and so on; statements separated by ";" are joined.
-func indexingSteps(s string) []string {
-	var out []string
-	for stmt := range strings.SplitSeq(s, ";") {
-		for step := range strings.SplitSeq(stmt, "|") {
-			if step = strings.Join(strings.Fields(step), " "); step != "" {
-				out = append(out, step)
-			}
-		}
-	}
-	return out
-}
-
-// field returns the named field.
-func (s *Schema) field(name string) (Field, bool) {
-	i := slices.IndexFunc(s.Fields, func(f Field) bool { return f.Name == name })
-	if i < 0 {
-		return Field{}, false
-	}
-	return s.Fields[i], true
-}
-
-func validateSchemas(schemas []Schema) error {
-	seen := map[string]bool{}
-	for _, s := range schemas {
-		if s.Name == "" {
-			return fmt.Errorf("vespatest: schema without a name")
-		}
-		if seen[s.Name] {
-			return fmt.Errorf("vespatest: schema %q declared twice", s.Name)
-		}
-		seen[s.Name] = true
-		names := map[string]bool{}
-		for _, f := range s.Fields {
-			if f.Name == "" {
-				return fmt.Errorf("vespatest: schema %q has a field without a name", s.Name)
-			}
-			if names[f.Name] {
-				return fmt.Errorf("vespatest: schema %q declares field %q twice", s.Name, f.Name)
-			}
-			names[f.Name] = true
-			if _, err := parseFieldType(f.Type); err != nil {
-				return fmt.Errorf("vespatest: schema %q field %q: %w", s.Name, f.Name, err)
-			}
-		}
-		profiles := map[string]bool{}
-		for _, p := range s.RankProfiles {
-			if p.Name == "" {
-				return fmt.Errorf("vespatest: schema %q has a rank profile without a name", s.Name)
-			}
-			if profiles[p.Name] {
-				return fmt.Errorf("vespatest: schema %q declares rank profile %q twice", s.Name, p.Name)
-			}
-			profiles[p.Name] = true
-		}
-	}
-	return nil
-}
-
-// cluster is a content cluster and the document types it holds.
-type cluster struct {
-	name   string
-	types  []string        // empty: every type (lenient mode)
-	global map[string]bool // types declared global="true": they live in the global bucket space
-}
-
-// application is what is deployed: schemas and content clusters. It is
-// immutable once built; a deploy swaps in a new one.
-type application struct {
-	schemas    []Schema
-	byType     map[string]*Schema
-	clusters   []cluster
-	generation int64
-}
-
-// defaultCluster is the content cluster name used when no services.xml names one.
-const defaultCluster = "content"
-
-func newApplication(schemas []Schema, clusters []cluster, generation int64) *application {
-	a := &application{schemas: slices.Clone(schemas), byType: map[string]*Schema{}, generation: generation}
-	for i := range a.schemas {
-		a.byType[a.schemas[i].Name] = &a.schemas[i]
-	}
-	if len(clusters) == 0 {
-		clusters = []cluster{{name: defaultCluster}}
-	}
-	a.clusters = clusters
-	return a
-}
-
-// lenient reports whether any document type and field is accepted.
-func (a *application) lenient() bool { return len(a.schemas) == 0 }
-
-// schema returns the schema of a document type; ok is true in lenient mode
-// with a nil schema.
-func (a *application) schema(docType string) (*Schema, bool) {
-	if a.lenient() {
-		return nil, true
-	}
-	s, ok := a.byType[docType]
-	return s, ok
-}
-
-// isGlobal reports whether a document type is declared global="true" in
-// services.xml, which puts its documents in the global bucket space instead
-// of the default one.
-func (a *application) isGlobal(docType string) bool {
-	for _, c := range a.clusters {
-		if c.global[docType] {
-			return true
-		}
-	}
-	return false
-}
-
-func (a *application) clusterNames() []string {
-	names := make([]string, len(a.clusters))
-	for i, c := range a.clusters {
-		names[i] = c.name
-	}
-	return names
-}
+// ParseSchema reads the text of a schemas/<name>.sd file and returns its
+// schema name; its document fields with their types, indexing statements and
+// distance-metric; and its rank profiles (inherits, the first-, second- and
+// global-phase expressions, functions without arguments, and inputs).
+func ParseSchema(sd string) (Schema, error) { return schema.Parse(sd) }

@@ -5,37 +5,20 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
+	"github.com/govespa/govespa/vespa/vespatest/internal/httpx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/search"
 )
 
 // corpus presents the store to the /search/ handler.
 type corpus struct{ s *Server }
 
-func (c corpus) Schemas() []search.Schema {
-	app := c.s.app.Load()
-	out := make([]search.Schema, 0, len(app.schemas))
-	for _, sch := range app.schemas {
-		fields := make([]search.Field, len(sch.Fields))
-		for i, f := range sch.Fields {
-			fields[i] = search.Field{Name: f.Name, Type: f.Type, Indexed: f.Indexed, DistanceMetric: f.DistanceMetric,
-				NoSummary: !f.inSummary()}
-		}
-		var profiles []search.RankProfile // nil stays nil: profiles not modelled
-		if sch.RankProfiles != nil {
-			profiles = make([]search.RankProfile, len(sch.RankProfiles))
-		}
-		for i, p := range sch.RankProfiles {
-			profiles[i] = search.RankProfile{Name: p.Name, Inherits: p.Inherits, FirstPhase: p.FirstPhase,
-				SecondPhase: p.SecondPhase, GlobalPhase: p.GlobalPhase, Functions: p.Functions, Inputs: p.Inputs}
-		}
-		out = append(out, search.Schema{Name: sch.Name, Fields: fields, RankProfiles: profiles})
-	}
-	return out
-}
+func (c corpus) Schemas() []search.Schema { return c.s.app.Load().Schemas }
 
 // Each iterates one consistent snapshot: writers wait while it runs.
 func (c corpus) Each(fn func(search.Document) bool) {
-	c.s.store.each(func(id string, fields []byte) bool {
+	c.s.store.Each(func(id string, fields []byte) bool {
 		return fn(search.Document{ID: id, Type: docTypeOf(id), Fields: json.RawMessage(fields)})
 	})
 }
@@ -50,14 +33,19 @@ func docTypeOf(id string) string {
 
 func newSearchMount(s *Server) http.Handler { return search.NewHandler(corpus{s}) }
 
-// serveSearch runs faults for OpSearch, then the search handler.
+// serveSearch runs faults for OpSearch, then the search handler. A pure
+// latency is the handler's to wait, since only it knows the query's timeout.
 func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
-	f, ok := s.faults.pick(OpSearch, rawPath(r))
+	f, ok := s.faults.Pick(fault.OpSearch, httpx.RawPath(r))
+	if ok && f.Latency > 0 && f.Status == 0 && !f.Drop {
+		r = r.WithContext(search.WithLatency(r.Context(), f.Latency))
+		ok = false
+	}
 	if ok {
-		switch runFault(r.Context(), w, r, f, 0) {
-		case faultDone:
+		switch fault.Run(r.Context(), w, r, f, 0) {
+		case fault.OutcomeDone:
 			return
-		case faultStatus:
+		case fault.OutcomeStatus:
 			writeSearchError(w, f)
 			return
 		}
@@ -66,7 +54,7 @@ func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeSearchError renders an injected fault as a Vespa search error result.
-func writeSearchError(w http.ResponseWriter, f Fault) {
+func writeSearchError(w http.ResponseWriter, f fault.Fault) {
 	code, summary := f.Status, http.StatusText(f.Status)
 	switch f.Status {
 	case http.StatusServiceUnavailable:
@@ -78,13 +66,13 @@ func writeSearchError(w http.ResponseWriter, f Fault) {
 	}
 	msg := f.Message
 	if msg == "" {
-		msg = defaultFaultMessage(f.Status)
+		msg = fault.DefaultMessage(f.Status)
 	}
-	errObj := object{{"code", jsonInt(int64(code))}, {"summary", jsonString(summary)}, {"message", jsonString(msg)}}
-	root := object{
-		{"id", jsonString("toplevel")}, {"relevance", json.RawMessage("1.0")},
-		{"fields", json.RawMessage(`{"totalCount":0}`)},
-		{"errors", json.RawMessage("[" + string(errObj.marshal()) + "]")},
+	errObj := jsonx.Object{{Key: "code", Val: jsonx.Int(int64(code))}, {Key: "summary", Val: jsonx.String(summary)}, {Key: "message", Val: jsonx.String(msg)}}
+	root := jsonx.Object{
+		{Key: "id", Val: jsonx.String("toplevel")}, {Key: "relevance", Val: json.RawMessage("1.0")},
+		{Key: "fields", Val: json.RawMessage(`{"totalCount":0}`)},
+		{Key: "errors", Val: json.RawMessage("[" + string(errObj.Marshal()) + "]")},
 	}
-	writeJSON(w, f.Status, object{{"root", root.marshal()}})
+	httpx.WriteJSON(w, f.Status, jsonx.Object{{Key: "root", Val: root.Marshal()}})
 }

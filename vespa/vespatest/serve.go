@@ -116,12 +116,12 @@ func writeServeHint(w io.Writer, s *Server, files *pemFiles) {
 	fmt.Fprintf(w, "\tvespa query 'yql=select * from sources * where true'\n")
 	fmt.Fprintf(w, "vespatest: or curl it:\n")
 	fmt.Fprintf(w, "\t%s %s/state/v1/health\n", curl, s.url)
-	fmt.Fprintf(w, "\t%s '%s/document/v1/?cluster=%s'\n", curl, s.url, s.app.Load().clusterNames()[0])
+	fmt.Fprintf(w, "\t%s '%s/document/v1/?cluster=%s'\n", curl, s.url, s.app.Load().ClusterNames()[0])
 	fmt.Fprintf(w, "\t%s '%s/search/?yql=select%%20*%%20from%%20sources%%20*%%20where%%20true'\n", curl, s.url)
 	s.cfgMu.Lock()
 	cs := s.cfgServer
 	s.cfgMu.Unlock()
 	if cs != nil {
-		fmt.Fprintf(w, "vespatest: config server (deploy) on %s\n", cs.url)
+		fmt.Fprintf(w, "vespatest: config server (deploy) on %s\n", cs.URL)
 	}
 }

@@ -14,6 +14,13 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/configserver"
+	"github.com/govespa/govespa/vespa/vespatest/internal/docapi"
+	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
+	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
+	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
+	"github.com/govespa/govespa/vespa/vespatest/internal/store"
 )
 
 // Server is a running emulator: the container API (document/v1, /search/,
@@ -21,9 +28,10 @@ import (
 // All methods are safe for concurrent use.
 type Server struct {
 	cfg      config
-	app      atomic.Pointer[application]
-	store    *store
-	faults   *faultSet
+	app      atomic.Pointer[schema.Application]
+	store    *store.Store
+	docs     *docapi.Backend // /document/v1
+	faults   *fault.Set
 	health   atomic.Pointer[string]
 	sessions atomic.Int64 // last deploy session id
 
@@ -38,7 +46,7 @@ type Server struct {
 	client     *http.Client
 
 	cfgMu     sync.Mutex
-	cfgServer *configServer
+	cfgServer *configserver.Server
 
 	closeOnce sync.Once
 }
@@ -96,22 +104,24 @@ func Start(opts ...Option) (*Server, error) {
 			return nil, err
 		}
 	}
-	if err := validateSchemas(cfg.schemas); err != nil {
+	if err := schema.ValidateSchemas(cfg.schemas); err != nil {
 		return nil, err
 	}
 	if serveAddr != "" {
 		cfg.addr = serveAddr // -vespatest.serve: a person will point a client here
 	}
-	s := &Server{cfg: cfg, store: newStore(), faults: newFaultSet(cfg.seed)}
+	s := &Server{cfg: cfg, store: store.New(), faults: fault.NewSet(cfg.seed)}
+	s.docs = &docapi.Backend{Store: s.store, Application: &s.app, Faults: s.faults,
+		IgnoreUndefined: cfg.ignoreUndefined, MaxRequestBytes: cfg.maxRequestBytes}
 	for _, r := range cfg.faults {
-		s.faults.add(r)
+		s.faults.Add(r)
 	}
 	health := cfg.health
 	s.health.Store(&health)
-	clusters := []cluster{{name: cfg.cluster}}
-	s.app.Store(newApplication(cfg.schemas, clusters, 1))
+	clusters := []schema.Cluster{{Name: cfg.cluster}}
+	s.app.Store(schema.NewApplication(cfg.schemas, clusters, 1))
 	if cfg.appDir != "" {
-		pkg, err := readApplicationDir(cfg.appDir)
+		pkg, err := schema.ReadApplicationDir(cfg.appDir)
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +171,7 @@ func Start(opts ...Option) (*Server, error) {
 			return nil, err
 		}
 	}
-	cfg.logger.Info("vespatest: started", "url", s.url, "lenient", s.app.Load().lenient())
+	cfg.logger.Info("vespatest: started", "url", s.url, "lenient", s.app.Load().Lenient())
 	if serveAddr != "" {
 		serveForever(s)
 	}
@@ -226,7 +236,7 @@ func (s *Server) Close() {
 		}
 		s.cfgMu.Lock()
 		if s.cfgServer != nil {
-			s.cfgServer.close(ctx)
+			s.cfgServer.Close(ctx)
 		}
 		s.cfgMu.Unlock()
 		if s.client != nil {
@@ -238,35 +248,54 @@ func (s *Server) Close() {
 // Document returns the stored fields of a document as a JSON object, for
 // assertions in tests. id is a full document ID such as "id:ns:music::a".
 func (s *Server) Document(id string) (json.RawMessage, bool) {
-	d, err := parseDocID(id)
+	d, err := docid.Parse(id)
 	if err != nil {
 		return nil, false
 	}
-	e, ok := s.store.get(d)
+	e, ok := s.store.Get(d)
 	if !ok {
 		return nil, false
 	}
-	return json.RawMessage(e.fields), true
+	return json.RawMessage(e.Fields), true
 }
 
 // DocumentCount returns the number of stored documents (tombstones excluded).
-func (s *Server) DocumentCount() int { return s.store.count() }
+func (s *Server) DocumentCount() int { return s.store.Count() }
 
 // PutDocument stores a document directly, bypassing HTTP and faults, to seed
 // tests. fields is a JSON object validated against the schema as a put is.
 func (s *Server) PutDocument(id string, fields json.RawMessage) error {
-	d, err := parseDocID(id)
+	d, err := docid.Parse(id)
 	if err != nil {
 		return fmt.Errorf("vespatest: %w", err)
 	}
 	app := s.app.Load()
-	sch, ok := app.schema(d.docType)
+	sch, ok := app.Schema(d.DocType)
 	if !ok {
-		return fmt.Errorf("vespatest: Document type %s does not exist", d.docType)
+		return fmt.Errorf("vespatest: Document type %s does not exist", d.DocType)
 	}
-	norm, _, err := normalizeFields(sch, fields, false)
+	norm, _, err := docapi.NormalizeFields(sch, fields, false)
 	if err != nil {
 		return fmt.Errorf("vespatest: %w", err)
 	}
-	return s.store.mutate(d, func([]byte, bool) ([]byte, bool, error) { return norm, true, nil })
+	return s.store.Mutate(d, func([]byte, bool) ([]byte, bool, error) { return norm, true, nil })
+}
+
+// activate makes a package the deployed application.
+func (s *Server) activate(pkg *schema.AppPackage) error {
+	gen := s.sessions.Load()
+	if gen < 1 {
+		gen = 1
+	}
+	clusters := pkg.Clusters
+	if len(clusters) == 0 {
+		clusters = []schema.Cluster{{Name: s.cfg.cluster}}
+	}
+	schemas := pkg.Schemas
+	if !pkg.HasServices && len(schemas) == 0 {
+		schemas = s.cfg.schemas
+	}
+	s.app.Store(schema.NewApplication(schemas, clusters, gen))
+	s.cfg.logger.Info("vespatest: application activated", "generation", gen, "schemas", len(schemas))
+	return nil
 }

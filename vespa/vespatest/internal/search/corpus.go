@@ -1,54 +1,20 @@
 package search
 
-import "encoding/json"
+import (
+	"encoding/json"
 
-// Field describes one schema field as the emulator understands it.
-type Field struct {
-	// Name is the field name.
-	Name string
-	// Type is the Vespa type text: "string", "int", "long", "float", "double", "bool",
-	// "array<string>", "map<string,int>", "weightedset<string>", "tensor<float>(x[384])".
-	Type string
-	// Indexed is true for an index field (tokenized, case-insensitive matching) and false for an
-	// attribute (exact matching).
-	Indexed bool
-	// DistanceMetric is the tensor distance metric used by nearestNeighbor: euclidean (the default
-	// when empty), angular, dotproduct or prenormalized-angular.
-	DistanceMetric string
-	// NoSummary is true for a field that is not in the default document summary (no "summary" in
-	// its indexing statement): hits do not show it.
-	NoSummary bool
-}
+	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
+)
 
-// Schema is one document type, its fields and its rank profiles.
-type Schema struct {
-	// Name is the document type name.
-	Name string
-	// Fields are the document fields.
-	Fields []Field
-	// RankProfiles are the rank profiles a query may name; "default" and "unranked" exist
-	// implicitly. nil means profiles are not modelled for this type: any name is accepted and
-	// ranks by the default relevance.
-	RankProfiles []RankProfile
-}
-
-// RankProfile is a rank profile as the emulator evaluates it; see the package documentation
-// for the expressions it understands.
-type RankProfile struct {
-	// Name is the profile name.
-	Name string
-	// Inherits names the parent profiles, in order.
-	Inherits []string
-	// FirstPhase is the first-phase expression; empty means inherited, or the default relevance.
-	FirstPhase string
-	// SecondPhase and GlobalPhase, when set (here or in a parent), make the profile unusable:
-	// the emulator does not evaluate later phases.
-	SecondPhase, GlobalPhase string
-	// Functions maps the names of functions without arguments to their expressions.
-	Functions map[string]string
-	// Inputs maps declared query inputs, "query(w)", to their default value text ("" is 0).
-	Inputs map[string]string
-}
+// Schema, Field and RankProfile are the emulator's one declaration of a
+// document type (package schema); see there for their fields. A schema whose
+// RankProfiles is nil does not model profiles: any name is accepted and ranks
+// by the default relevance.
+type (
+	Schema      = schema.Schema
+	Field       = schema.Field
+	RankProfile = schema.RankProfile
+)
 
 // Document is one stored document as the search handler sees it.
 type Document struct {

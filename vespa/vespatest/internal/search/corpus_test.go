@@ -90,6 +90,16 @@ func (r *response) ids() []string {
 	return out
 }
 
+// wantError checks that r is one error with this status and code whose
+// message contains msg; kv names the request.
+func (r *response) wantError(t *testing.T, kv []string, status, code int, msg string) {
+	t.Helper()
+	if r.status != status || len(r.Root.Errors) != 1 || r.Root.Errors[0].Code != code ||
+		!strings.Contains(r.Root.Errors[0].Message, msg) {
+		t.Errorf("%q: %d %s, want %d code %d containing %q", kv, r.status, r.body, status, code, msg)
+	}
+}
+
 func get(t *testing.T, c Corpus, kv ...string) *response {
 	t.Helper()
 	q := url.Values{}

@@ -12,8 +12,9 @@
 // ({"ranking":{"profile":"p"}} is ranking.profile=p); objects under input.* stay raw JSON, arrays
 // stay JSON text, and URL parameters override the body. Parameters: yql; query (model.queryString)
 // with type (model.type: weakAnd, the default, any, all, phrase, raw) and default-index; hits/count
-// (default 10, at most 400); offset/start (at most 1000); timeout (seconds, or with ms/s/m; default
-// 500 ms); ranking/ranking.profile (see Rank profiles); presentation.summary (accepted and
+// (default 10, at most 400); offset/start (at most 1000); timeout (read as Vespa's
+// ParameterParser does: a number and an optional unit ks, s, ms or µs, any other unit meaning
+// seconds, so 1e1s is 1 s; default 500 ms); ranking/ranking.profile (see Rank profiles); presentation.summary (accepted and
 // ignored: hits show the default summary); sorting (+f -f); sources/restrict; trace.level (adds a
 // short trace); presentation.timing; input.query(x), ranking.features.query(x),
 // rankfeature.query(x).
@@ -91,7 +92,7 @@
 // root.id "toplevel", relevance 1.0, fields.totalCount, coverage (100 %, documents = the corpus
 // size, one node), children with id (the document ID), relevance, source (the document type) and
 // fields: sddocname, documentid, then the fields of Vespa's default document summary in schema
-// order, that is the fields with summary in their indexing statement ([Field.NoSummary] false;
+// order, that is the fields with summary in their indexing statement ([Field.InSummary];
 // an attribute without summary, such as an embedding declared "attribute | index", is not
 // shown); with a select list only the listed summary fields. In lenient mode every stored field
 // is shown, in stored order. Document summaries declared with document-summary are not

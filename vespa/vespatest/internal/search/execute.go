@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,7 +15,7 @@ type match struct {
 }
 
 // execute parses the query, evaluates it over the corpus and builds the result.
-func (h *handler) execute(req *request, start time.Time) (*result, *resultError) {
+func (h *handler) execute(ctx context.Context, req *request, start time.Time) (*result, *resultError) {
 	p := req.p
 	st := &statement{}
 	if yql, ok := p.get("yql"); ok {
@@ -67,7 +68,7 @@ func (h *handler) execute(req *request, start time.Time) (*result, *resultError)
 	if e != nil {
 		return nil, e
 	}
-	if req.timeout < ImmediateTimeout {
+	if req.timeout < ImmediateTimeout || !req.wait(ctx) {
 		return nil, timeoutError(req.timeout)
 	}
 	// Only a timeout the request sets is enforced during the scan: the emulator scans every

@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// fixtureDir is ../shared/vespa-fixtures seen from the module root.
-var fixtureDir = filepath.Join("..", "..", "..", "..", "..", "shared", "vespa-fixtures")
+	"github.com/govespa/govespa/internal/testutil"
+)
 
 type fixtureCase struct {
 	Name    string `json:"name"`
@@ -29,10 +26,7 @@ type fixtureCase struct {
 
 func loadFixtures(t *testing.T, name string) []fixtureCase {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(fixtureDir, name))
-	if err != nil {
-		t.Skipf("fixtures not available: %v", err)
-	}
+	b := testutil.ReadFixture(t, name)
 	var cs []fixtureCase
 	if err := json.Unmarshal(b, &cs); err != nil {
 		t.Fatalf("%s: %v", name, err)
@@ -118,7 +112,7 @@ func TestFixtures_QueryErrors(t *testing.T) {
 				var want, have any
 				_ = json.Unmarshal(c.ResponseBody, &want)
 				_ = json.Unmarshal([]byte(got), &have)
-				if !subset(want, have) {
+				if !testutil.Subset(want, have) {
 					t.Errorf("body %s is not a superset of %s", got, c.ResponseBody)
 				}
 				wantOrder, haveOrder := keyOrder(t, c.ResponseBody), keyOrder(t, []byte(got))
@@ -133,35 +127,6 @@ func TestFixtures_QueryErrors(t *testing.T) {
 	if ran == 0 {
 		t.Fatal("no /search/ case ran")
 	}
-}
-
-// subset reports whether every key and value of want is in have.
-func subset(want, have any) bool {
-	switch w := want.(type) {
-	case map[string]any:
-		h, ok := have.(map[string]any)
-		if !ok {
-			return false
-		}
-		for k, v := range w {
-			if !subset(v, h[k]) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		h, ok := have.([]any)
-		if !ok || len(h) != len(w) {
-			return false
-		}
-		for i := range w {
-			if !subset(w[i], h[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return want == have
 }
 
 // TestFixtures_ResultShape seeds the documented hit of query.json and compares the rendered
@@ -198,7 +163,7 @@ func TestFixtures_ResultShape(t *testing.T) {
 		hit := m["root"].(map[string]any)["children"].([]any)[0].(map[string]any)
 		delete(hit, "relevance")
 	}
-	if !subset(want, have) || !subset(have, want) {
+	if !testutil.Subset(want, have) || !testutil.Subset(have, want) {
 		t.Errorf("result\n got %s\nwant %s", r.body, fx.ResponseBody)
 	}
 }

@@ -1,12 +1,13 @@
 package search
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/vtime"
 )
 
 // Limits and defaults of the query API, as Vespa's defaults.
@@ -54,7 +55,8 @@ type request struct {
 	hits       int
 	offset     int
 	timeout    time.Duration
-	timeoutSet bool // the request gave a timeout (parameter or YQL)
+	timeoutSet bool          // the request gave a timeout (parameter or YQL)
+	latency    time.Duration // injected before execution (WithLatency)
 	traceLevel int
 	timing     bool
 }
@@ -75,7 +77,8 @@ func (h *handler) serve(r *http.Request) *result {
 	if e != nil {
 		return errorResult(*e)
 	}
-	res, e := h.execute(req, start)
+	req.latency = latencyFrom(r.Context())
+	res, e := h.execute(r.Context(), req, start)
 	if e != nil {
 		return errorResult(*e)
 	}
@@ -112,7 +115,7 @@ func parseRequest(p params) (*request, *resultError) {
 		return nil, e
 	}
 	if v, ok := p.get("timeout"); ok {
-		d, err := parseTimeout(v)
+		d, err := vtime.Parse(v)
 		if err != nil {
 			ill := illegalQuery(fmt.Sprintf("Could not set 'timeout': Error parsing '%s': Invalid number '%s'", v, v))
 			return nil, &ill
@@ -153,23 +156,4 @@ func intParam(p params, def int, display, full string, aliases ...string) (int, 
 		return 0, &e
 	}
 	return n, nil
-}
-
-// parseTimeout reads a timeout: a number of seconds with an optional unit (ms, s, m).
-func parseTimeout(v string) (time.Duration, error) {
-	s := strings.TrimSpace(strings.ToLower(v))
-	unit := time.Second
-	switch {
-	case strings.HasSuffix(s, "ms"):
-		unit, s = time.Millisecond, strings.TrimSuffix(s, "ms")
-	case strings.HasSuffix(s, "s"):
-		s = strings.TrimSuffix(s, "s")
-	case strings.HasSuffix(s, "m"):
-		unit, s = time.Minute, strings.TrimSuffix(s, "m")
-	}
-	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || f < 0 || f > 1e9 {
-		return 0, errors.New("not a valid timeout")
-	}
-	return time.Duration(f * float64(unit)), nil
 }

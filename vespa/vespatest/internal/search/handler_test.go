@@ -258,10 +258,7 @@ func TestHandler_ParameterErrors(t *testing.T) {
 		{[]string{"query", "a", "format", "xml"}, 501, 501, "does not implement presentation.format=xml"},
 	} {
 		r := get(t, c, tc.kv...)
-		if r.status != tc.status || len(r.Root.Errors) != 1 || r.Root.Errors[0].Code != tc.code ||
-			!strings.Contains(r.Root.Errors[0].Message, tc.msg) {
-			t.Errorf("%q: %d %s, want %d code %d containing %q", tc.kv, r.status, r.body, tc.status, tc.code, tc.msg)
-		}
+		r.wantError(t, tc.kv, tc.status, tc.code, tc.msg)
 		if r.Root.Coverage != nil || r.Root.Children != nil {
 			t.Errorf("%q: an error before dispatch has no coverage or hits: %s", tc.kv, r.body)
 		}

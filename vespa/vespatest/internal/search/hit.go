@@ -32,7 +32,7 @@ func renderHit(m match, selected []string, schemas schemaSet) hit {
 			continue
 		}
 		f, declared := schemas.field(d.docType(), name)
-		if declared && f.NoSummary {
+		if declared && !f.InSummary() {
 			continue
 		}
 		raw, ok := d.raw(name)

@@ -79,39 +79,24 @@ func (p *rankParser) unsupported(what string) error {
 	return &notImplementedError{what: fmt.Sprintf("the rank expression '%s' (in '%s')", strings.TrimSpace(what), p.s)}
 }
 
-func (p *rankParser) sum(depth int) (rankExpr, error) {
-	l, err := p.product(depth)
-	if err != nil {
-		return nil, err
-	}
-	for {
-		p.skip()
-		if p.i >= len(p.s) || (p.s[p.i] != '+' && p.s[p.i] != '-') {
-			return l, nil
-		}
-		op := p.s[p.i]
-		p.i++
-		r, err := p.product(depth)
-		if err != nil {
-			return nil, err
-		}
-		l = rankBinary{op: op, l: l, r: r}
-	}
-}
+func (p *rankParser) sum(depth int) (rankExpr, error) { return p.binary(depth, "+-", p.product) }
 
-func (p *rankParser) product(depth int) (rankExpr, error) {
-	l, err := p.unary(depth)
+func (p *rankParser) product(depth int) (rankExpr, error) { return p.binary(depth, "*/", p.unary) }
+
+// binary parses operands joined by the operators in ops, left to right.
+func (p *rankParser) binary(depth int, ops string, operand func(int) (rankExpr, error)) (rankExpr, error) {
+	l, err := operand(depth)
 	if err != nil {
 		return nil, err
 	}
 	for {
 		p.skip()
-		if p.i >= len(p.s) || (p.s[p.i] != '*' && p.s[p.i] != '/') {
+		if p.i >= len(p.s) || strings.IndexByte(ops, p.s[p.i]) < 0 {
 			return l, nil
 		}
 		op := p.s[p.i]
 		p.i++
-		r, err := p.unary(depth)
+		r, err := operand(depth)
 		if err != nil {
 			return nil, err
 		}

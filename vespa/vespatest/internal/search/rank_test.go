@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strings"
 	"testing"
 )
 
@@ -19,7 +18,7 @@ var songSchema = Schema{Name: "music",
 	Fields: []Field{
 		{Name: "title", Type: "string", Indexed: true},
 		{Name: "popularity", Type: "int"},
-		{Name: "embedding", Type: "tensor<float>(x[2])", Indexed: true, DistanceMetric: "euclidean", NoSummary: true},
+		{Name: "embedding", Type: "tensor<float>(x[2])", Indexed: true, DistanceMetric: "euclidean", Indexing: "attribute | index"},
 	},
 	RankProfiles: []RankProfile{
 		{Name: "bm25", FirstPhase: "bm25(title)"},
@@ -151,11 +150,7 @@ func TestRanking_undefinedAndUnsupportedProfiles(t *testing.T) {
 		{[]string{"yql", `select * from music where true`, "ranking", "orphan"}, 501, 501,
 			"does not implement inheriting rank profile 'nowhere'"},
 	} {
-		r := get(t, songCorpus(), tc.kv...)
-		if r.status != tc.status || len(r.Root.Errors) != 1 || r.Root.Errors[0].Code != tc.code ||
-			!strings.Contains(r.Root.Errors[0].Message, tc.msg) {
-			t.Errorf("%q: %d %s, want %d code %d %q", tc.kv, r.status, r.body, tc.status, tc.code, tc.msg)
-		}
+		get(t, songCorpus(), tc.kv...).wantError(t, tc.kv, tc.status, tc.code, tc.msg)
 	}
 	// Searching both types without naming them: the type lacking the profile ranks by default.
 	r := get(t, songCorpus(), "yql", `select * from sources * where title contains "dreams"`, "ranking", "bm25")

@@ -1,0 +1,191 @@
+package schema
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// AppPackage is what the emulator reads from an application package.
+type AppPackage struct {
+	Schemas     []Schema
+	Clusters    []Cluster
+	HasServices bool
+	Files       int
+}
+
+// ReadApplicationDir reads schemas/*.sd and services.xml from a directory.
+func ReadApplicationDir(dir string) (*AppPackage, error) {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if rel == "services.xml" || isSchemaFile(rel) {
+			b, err := os.ReadFile(p) //nolint:gosec // G122: the caller's own application directory, read once at start; no privilege boundary
+			if err != nil {
+				return err
+			}
+			files[rel] = b
+		} else {
+			files[rel] = nil
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("vespatest: read application package: %w", err)
+	}
+	pkg, err := parsePackageFiles(files)
+	if err != nil {
+		return nil, fmt.Errorf("vespatest: application package %s: %w", dir, err)
+	}
+	return pkg, nil
+}
+
+func isSchemaFile(p string) bool {
+	dir, file := path.Split(p)
+	return (dir == "schemas/" || dir == "searchdefinitions/") && strings.HasSuffix(file, ".sd")
+}
+
+// ReadApplicationArchive reads a zip, or a gzipped tar, application package.
+func ReadApplicationArchive(data []byte) (*AppPackage, error) {
+	files := map[string][]byte{}
+	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, err
+		}
+		tr := tar.NewReader(zr)
+		for {
+			h, err := tr.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+			if h.Typeflag != tar.TypeReg {
+				continue
+			}
+			b, err := io.ReadAll(io.LimitReader(tr, 64<<20))
+			if err != nil {
+				return nil, err
+			}
+			files[strings.TrimPrefix(path.Clean(h.Name), "./")] = b
+		}
+	} else {
+		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range zr.File {
+			if f.FileInfo().IsDir() {
+				continue
+			}
+			name := strings.TrimPrefix(path.Clean(f.Name), "./")
+			if name != "services.xml" && !isSchemaFile(name) {
+				files[name] = nil
+				continue
+			}
+			rc, err := f.Open()
+			if err != nil {
+				return nil, err
+			}
+			b, err := io.ReadAll(io.LimitReader(rc, 64<<20))
+			rc.Close()
+			if err != nil {
+				return nil, err
+			}
+			files[name] = b
+		}
+	}
+	return parsePackageFiles(files)
+}
+
+func parsePackageFiles(files map[string][]byte) (*AppPackage, error) {
+	pkg := &AppPackage{Files: len(files)}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if !isSchemaFile(n) {
+			continue
+		}
+		sch, err := Parse(string(files[n]))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+		if want := strings.TrimSuffix(path.Base(n), ".sd"); sch.Name != want {
+			return nil, fmt.Errorf("%s: schema '%s' must be in a file named '%s.sd'", n, sch.Name, sch.Name)
+		}
+		pkg.Schemas = append(pkg.Schemas, sch)
+	}
+	if b, ok := files["services.xml"]; ok {
+		pkg.HasServices = true
+		clusters, err := parseServices(b)
+		if err != nil {
+			return nil, fmt.Errorf("services.xml: %w", err)
+		}
+		pkg.Clusters = clusters
+	}
+	if err := ValidateSchemas(pkg.Schemas); err != nil {
+		return nil, err
+	}
+	return pkg, nil
+}
+
+// parseServices reads the content clusters and their document types.
+func parseServices(b []byte) ([]Cluster, error) {
+	var doc struct {
+		Content []struct {
+			ID        string `xml:"id,attr"`
+			Documents struct {
+				Document []struct {
+					Type   string `xml:"type,attr"`
+					Global bool   `xml:"global,attr"`
+				} `xml:"document"`
+			} `xml:"documents"`
+		} `xml:"content"`
+	}
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		return nil, err
+	}
+	var out []Cluster
+	for _, c := range doc.Content {
+		cl := Cluster{Name: c.ID}
+		if cl.Name == "" {
+			cl.Name = DefaultCluster
+		}
+		for _, d := range c.Documents.Document {
+			cl.types = append(cl.types, d.Type)
+			if d.Global {
+				if cl.global == nil {
+					cl.global = map[string]bool{}
+				}
+				cl.global[d.Type] = true
+			}
+		}
+		out = append(out, cl)
+	}
+	return out, nil
+}

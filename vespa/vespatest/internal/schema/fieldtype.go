@@ -1,0 +1,287 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
+)
+
+// Kind is the shape of a field type.
+type Kind int
+
+const (
+	KindAny Kind = iota // unknown type (struct, lenient mode): any JSON
+	kindString
+	KindInt  // int, long, byte
+	kindReal // float, double
+	kindBool
+	KindArray
+	KindWset
+	KindMap
+	KindTensor
+	kindPosition
+)
+
+// FieldType is a parsed Vespa type text.
+type FieldType struct {
+	Kind   Kind
+	Name   string // the base name, e.g. "int" or "float"
+	Elem   *FieldType
+	key    *FieldType
+	Tensor *tensor.Type
+}
+
+func ParseFieldType(s string) (*FieldType, error) {
+	s = strings.TrimSpace(s)
+	base, arg, hasArg := strings.Cut(s, "<")
+	base = strings.TrimSpace(base)
+	if strings.HasPrefix(s, "tensor") {
+		tt, err := tensor.ParseType(s)
+		if err != nil {
+			return nil, err
+		}
+		return &FieldType{Kind: KindTensor, Name: "tensor", Tensor: tt}, nil
+	}
+	if hasArg {
+		if !strings.HasSuffix(arg, ">") {
+			return nil, fmt.Errorf("malformed type %q", s)
+		}
+		arg = strings.TrimSuffix(arg, ">")
+	}
+	switch base {
+	case "string", "uri", "predicate", "raw", "reference":
+		return &FieldType{Kind: kindString, Name: base}, nil
+	case "int", "long", "byte":
+		return &FieldType{Kind: KindInt, Name: base}, nil
+	case "float", "double":
+		return &FieldType{Kind: kindReal, Name: base}, nil
+	case "bool":
+		return &FieldType{Kind: kindBool, Name: base}, nil
+	case "position":
+		return &FieldType{Kind: kindPosition, Name: base}, nil
+	case "array", "weightedset":
+		if !hasArg {
+			return nil, fmt.Errorf("%s needs an element type", base)
+		}
+		elem, err := ParseFieldType(arg)
+		if err != nil {
+			return nil, err
+		}
+		k := KindArray
+		if base == "weightedset" {
+			k = KindWset
+		}
+		return &FieldType{Kind: k, Name: base, Elem: elem}, nil
+	case "map":
+		if !hasArg {
+			return nil, fmt.Errorf("map needs key and value types")
+		}
+		k, v, ok := splitTopComma(arg)
+		if !ok {
+			return nil, fmt.Errorf("malformed map type %q", s)
+		}
+		kt, err := ParseFieldType(k)
+		if err != nil {
+			return nil, err
+		}
+		vt, err := ParseFieldType(v)
+		if err != nil {
+			return nil, err
+		}
+		return &FieldType{Kind: KindMap, Name: base, key: kt, Elem: vt}, nil
+	case "":
+		return nil, fmt.Errorf("empty type")
+	}
+	// A struct or another type the emulator does not model.
+	return &FieldType{Kind: KindAny, Name: base}, nil
+}
+
+// splitTopComma splits "a,b" at the comma that is not nested in <>.
+func splitTopComma(s string) (string, string, bool) {
+	depth := 0
+	for i, c := range s {
+		switch c {
+		case '<', '(':
+			depth++
+		case '>', ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				return strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:]), true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// Normalize checks a field value against its type and returns the value to
+// store, or ok=false for a value Vespa treats as "no value" (empty string,
+// array, map or weighted set).
+func (t *FieldType) Normalize(raw json.RawMessage) (json.RawMessage, bool, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, false, nil
+	}
+	switch t.Kind {
+	case KindAny:
+		if IsEmptyJSON(raw) {
+			return nil, false, nil
+		}
+		return compactJSON(raw), true, nil
+	case kindString:
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, false, fmt.Errorf("expected a string, got %s", jsonx.Clip(raw))
+		}
+		if s == "" {
+			return nil, false, nil
+		}
+		return compactJSON(raw), true, nil
+	case KindInt, kindReal:
+		v, err := NumberOf(raw, t.Kind == KindInt)
+		if err != nil {
+			return nil, false, err
+		}
+		return json.RawMessage(v), true, nil
+	case kindBool:
+		switch strings.ToLower(strings.Trim(string(raw), `"`)) {
+		case "true":
+			return json.RawMessage("true"), true, nil
+		case "false":
+			return json.RawMessage("false"), true, nil
+		}
+		return nil, false, fmt.Errorf("expected a boolean, got %s", jsonx.Clip(raw))
+	case kindPosition:
+		return compactJSON(raw), true, nil
+	case KindArray:
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return nil, false, fmt.Errorf("expected an array, got %s", jsonx.Clip(raw))
+		}
+		out := make([]json.RawMessage, 0, len(items))
+		for _, it := range items {
+			v, ok, err := t.Elem.Normalize(it)
+			if err != nil {
+				return nil, false, err
+			}
+			if !ok {
+				v = json.RawMessage(`""`)
+				if t.Elem.Kind != kindString {
+					v = it
+				}
+			}
+			out = append(out, v)
+		}
+		if len(out) == 0 {
+			return nil, false, nil
+		}
+		b, _ := json.Marshal(out)
+		return b, true, nil
+	case KindWset:
+		obj, err := jsonx.ParseObject(raw)
+		if err != nil {
+			// An array of keys means weight 1 each... only in some readers; reject.
+			return nil, false, fmt.Errorf("expected a weighted set object, got %s", jsonx.Clip(raw))
+		}
+		out := obj[:0]
+		for _, kv := range obj {
+			w, err := NumberOf(kv.Val, true)
+			if err != nil {
+				return nil, false, fmt.Errorf("weight of %q: %w", kv.Key, err)
+			}
+			out = append(out, jsonx.Member{Key: kv.Key, Val: json.RawMessage(w)})
+		}
+		if len(out) == 0 {
+			return nil, false, nil
+		}
+		return out.Marshal(), true, nil
+	case KindMap:
+		obj, err := jsonx.ParseObject(raw)
+		if err != nil {
+			return nil, false, fmt.Errorf("expected a map object, got %s", jsonx.Clip(raw))
+		}
+		out := obj[:0]
+		for _, kv := range obj {
+			v, ok, err := t.Elem.Normalize(kv.Val)
+			if err != nil {
+				return nil, false, err
+			}
+			if ok {
+				out = append(out, jsonx.Member{Key: kv.Key, Val: v})
+			}
+		}
+		if len(out) == 0 {
+			return nil, false, nil
+		}
+		return out.Marshal(), true, nil
+	case KindTensor:
+		if out, ok := t.Tensor.NormalizeVector(raw); ok {
+			return out, true, nil
+		}
+		tv, err := tensor.Parse(t.Tensor, raw)
+		if err != nil {
+			return nil, false, err
+		}
+		return tv.Render(tensor.Short), true, nil
+	}
+	return compactJSON(raw), true, nil
+}
+
+// NumberOf reads a JSON number, or a string holding one, as Vespa's JSON
+// reader does, and returns its canonical JSON text.
+func NumberOf(raw json.RawMessage, integer bool) (string, error) {
+	text := string(raw)
+	if strings.HasPrefix(text, `"`) {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return "", err
+		}
+		text = s
+	}
+	if integer {
+		n, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			f, ferr := strconv.ParseFloat(text, 64)
+			if ferr != nil || f != math.Trunc(f) {
+				return "", fmt.Errorf("For input string: \"%s\"", text)
+			}
+			n = int64(f)
+		}
+		return strconv.FormatInt(n, 10), nil
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return "", fmt.Errorf("For input string: \"%s\"", text)
+	}
+	return jsonx.FormatFloat(f), nil
+}
+
+func IsEmptyJSON(raw json.RawMessage) bool {
+	switch string(bytes.TrimSpace(raw)) {
+	case `""`, `[]`, `{}`:
+		return true
+	}
+	return false
+}
+
+func compactJSON(raw []byte) json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return json.RawMessage(raw)
+	}
+	return b.Bytes()
+}
+
+// Text is the type's name, or a tensor's full type.
+func (t *FieldType) Text() string {
+	if t.Kind == KindTensor {
+		return t.Tensor.String()
+	}
+	return t.Name
+}
