@@ -297,7 +297,8 @@ var errVisitStopped = errors.New("vespa: visit stopped")
 // deliver yields the documents of page p that were not yielded before and
 // records the progress; false when the caller broke out of the loop.
 //
-// A document is skipped when it was yielded before a resume (pending), or,
+// A tombstone is skipped unless the request asked for removes. A document
+// is skipped when it was yielded before a resume (pending), or,
 // after a page that returned the continuation it was fetched with, when it
 // was yielded since that continuation (st.seen): the server starts again
 // where it did, so those documents come again.
@@ -311,6 +312,11 @@ func (v *Visitor) deliver(p *slicePage, yield func(*Document, error) bool) bool 
 	v.mu.Unlock()
 	for i := range p.docs {
 		d := &p.docs[i]
+		if d.Removed && !v.req.IncludeRemoves {
+			// A tombstone that was not asked for (Vespa sends them only
+			// with includeRemoves): not a document of this visit.
+			continue
+		}
 		h := hashID(d.ID)
 		v.mu.Lock()
 		if j := slices.Index(v.pending[p.pos], h); j >= 0 {

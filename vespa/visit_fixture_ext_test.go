@@ -118,12 +118,14 @@ func (s *scriptServer) requests() []seenRequest {
 func ok(f *visitFixture) [2]string { return [2]string{"200", f.body()} }
 
 func TestVisitFixtures_Pages(t *testing.T) {
+	// The fixtures script one chain: a visit of one slice in one bucket space
+	// (the defaults are 8 slices, and both spaces at the root).
 	fx := visitFixtures(t)
 	t.Run("a documented page, then its continuation sent back", func(t *testing.T) {
 		f := fx["doc-guide-visit-page-real-token"]
 		s, c := newScriptServer(t, ok(f))
 		var docs []*vespa.Document
-		for d, err := range c.Visit(t.Context(), vespa.VisitRequest{Namespace: "namespace", DocType: "doc"}) {
+		for d, err := range c.Visit(t.Context(), vespa.VisitRequest{Namespace: "namespace", DocType: "doc", Slices: 1}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,6 +151,7 @@ func TestVisitFixtures_Pages(t *testing.T) {
 		got := collect(t, c.Visit(t.Context(), vespa.VisitRequest{
 			Cluster: "content", Selection: "all the things", FieldSet: "[id]", WantedDocumentCount: 1025,
 			Concurrency: 123, Slices: 4, SliceIDs: []int{1}, Timeout: 6 * time.Second,
+			BucketSpace: vespa.BucketSpaceDefault,
 		}))
 		if len(got) != 2 || got["id:space:music:n=1:two"] != 1 {
 			t.Errorf("documents %v", got)
@@ -181,7 +184,7 @@ func TestVisitFixtures_Pages(t *testing.T) {
 		empty := fx["visit-number-empty-page-with-continuation"]
 		page := fx["cli-saved-visit-response"]
 		s, c := newScriptServer(t, ok(empty), ok(empty), ok(page))
-		got := collect(t, c.Visit(t.Context(), vespa.VisitRequest{Cluster: "fooCC"}))
+		got := collect(t, c.Visit(t.Context(), vespa.VisitRequest{Cluster: "fooCC", Slices: 1, BucketSpace: vespa.BucketSpaceDefault}))
 		if len(got) != 2 || got["id:test:music::1921492307"] != 1 {
 			t.Errorf("documents %v", got)
 		}
@@ -192,7 +195,7 @@ func TestVisitFixtures_Pages(t *testing.T) {
 	t.Run("removes in a page are skipped", func(t *testing.T) {
 		f := fx["visit-root-all-params-with-trace"]
 		_, c := newScriptServer(t, ok(f))
-		got := collect(t, c.Visit(t.Context(), vespa.VisitRequest{Cluster: "content"}))
+		got := collect(t, c.Visit(t.Context(), vespa.VisitRequest{Cluster: "content", Slices: 1, BucketSpace: vespa.BucketSpaceDefault}))
 		if len(got) != 3 || got["id:space:music:g=a:three"] != 1 || got["id:space:music::t-square-truth"] != 0 {
 			t.Errorf("documents %v", got)
 		}
@@ -202,7 +205,7 @@ func TestVisitFixtures_Pages(t *testing.T) {
 		fail := [2]string{"500", f.body()}
 		s, c := newScriptServer(t, fail, fail, fail)
 		var errs []error
-		for _, err := range c.Visit(t.Context(), vespa.VisitRequest{Namespace: "space", DocType: "music"}) {
+		for _, err := range c.Visit(t.Context(), vespa.VisitRequest{Namespace: "space", DocType: "music", Slices: 1}) {
 			errs = append(errs, err)
 		}
 		var ve *vespa.Error
@@ -221,7 +224,7 @@ func TestVisitFixtures_MassOperations(t *testing.T) {
 		f := fx["visit-put-update-ignored-fields"]
 		s, c := newScriptServer(t, ok(f), [2]string{"200", `{"pathId":"/document/v1/space/music/docid","documentCount":2}`})
 		n, err := c.UpdateWhere(t.Context(), vespa.SelectionRequest{
-			Namespace: "space", DocType: "music", Cluster: "content", Selection: "true", TimeChunk: 10 * time.Second,
+			Namespace: "space", DocType: "music", Cluster: "content", Selection: "true", TimeChunk: 10 * time.Second, Slices: 1,
 		}, json.RawMessage(`{"fields":{"artist":{"assign":"Lisa Ekdahl"}},"create":true}`))
 		if err != nil || n != 3 {
 			t.Fatalf("got %d, %v; want 3", n, err)
@@ -245,7 +248,7 @@ func TestVisitFixtures_MassOperations(t *testing.T) {
 	t.Run("a failed delete-where is the call's error", func(t *testing.T) {
 		f := fx["visit-delete-backend-error-500"]
 		s, c := newScriptServer(t, [2]string{"500", f.body()})
-		n, err := c.RemoveWhere(t.Context(), vespa.SelectionRequest{Namespace: "space", DocType: "music", Cluster: "content", Selection: "false"})
+		n, err := c.RemoveWhere(t.Context(), vespa.SelectionRequest{Namespace: "space", DocType: "music", Cluster: "content", Selection: "false", Slices: 1})
 		var ve *vespa.Error
 		if !errors.As(err, &ve) || ve.Status != 500 || ve.Message != "boom" {
 			t.Fatalf("got %v", err)
