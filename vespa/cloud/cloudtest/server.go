@@ -148,58 +148,21 @@ func (s *Server) FailNext(n, status int) { s.api.FailNext(n, status) }
 // done, the case in which a client must not send again.
 func (s *Server) DropReplies(n int) { s.api.DropReplies(n) }
 
-// Request records a request a [Server] answered.
-type Request struct {
-	// Method is the request's HTTP method.
-	Method string
-	// Path is the request's raw path.
-	Path string
-	// RawQuery is the request's raw query string.
-	RawQuery string
-	// KeyID is the X-Key-Id of a signed request.
-	KeyID string
-	// Signed reports that the request's signature verified.
-	Signed bool
-	// Status is the reply's status (the one that was dropped, when Dropped).
-	Status int
-	// Dropped reports that the reply was dropped (see [Server.DropReplies]).
-	Dropped bool
-}
+// Request records a request a [Server] answered: its method, path, query,
+// key ID, whether its signature verified, the reply's status, and whether
+// that reply was dropped (see [Server.DropReplies]).
+type Request = cloudapi.Request
 
 // Requests returns the requests answered so far, oldest first.
-func (s *Server) Requests() []Request {
-	var out []Request
-	for _, r := range s.api.Requests() {
-		out = append(out, Request{Method: r.Method, Path: r.Path, RawQuery: r.RawQuery, KeyID: r.KeyID, Signed: r.Signed, Status: r.Status, Dropped: r.Dropped})
-	}
-	return out
-}
+func (s *Server) Requests() []Request { return s.api.Requests() }
 
-// Deployment is a deployment a [Server] holds.
-type Deployment struct {
-	// Tenant, Application and Instance name the application.
-	Tenant string
-	// Application is the application's name; see Tenant.
-	Application string
-	// Instance is the instance's name; see Tenant.
-	Instance string
-	// Environment is the zone's environment, such as "dev".
-	Environment string
-	// Region is the zone's region, such as "aws-us-east-1c".
-	Region string
-	// Files are the paths of the deployed package's files, sorted.
-	Files []string
-	// VespaVersion is the platform version.
-	VespaVersion string
-}
+// Deployment is a deployment a [Server] holds: the application and zone it
+// is of, the paths of its package's files (sorted) and its pinned Vespa
+// version, if any.
+type Deployment = cloudapi.Deployment
 
 // Deployment returns the deployment of tenant.application.instance in
 // env.region, if there is one.
 func (s *Server) Deployment(tenant, application, instance, env, region string) (Deployment, bool) {
-	d, ok := s.api.Deployment(tenant, application, instance, env, region)
-	if !ok {
-		return Deployment{}, false
-	}
-	return Deployment{Tenant: d.Tenant, Application: d.Application, Instance: d.Instance,
-		Environment: d.Environment, Region: d.Region, Files: d.Files, VespaVersion: d.VespaVersion}, true
+	return s.api.Deployment(tenant, application, instance, env, region)
 }

@@ -82,7 +82,7 @@ type Deployment struct {
 	Environment string
 	// Region is the zone's region, such as "aws-us-east-1c".
 	Region string
-	// Files are the names of the files of the deployed package.
+	// Files are the paths of the deployed package's files, sorted.
 	Files []string
 	// VespaVersion is the pinned version, if any.
 	VespaVersion string
