@@ -95,6 +95,14 @@ func TestJDisc_faults(t *testing.T) {
 	if err := h.ClearFaults(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// The handler drops the timed-out operation from its queue on a later
+	// dispatch; until then every request is refused with 429. Wait for the
+	// queue to drain (bounded) before the next fault.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if st, _ := do("GET", doc, ""); st != http.StatusTooManyRequests || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err := h.Fault(ctx, "visit", "error", 1); err != nil {
 		t.Fatal(err)
 	}
