@@ -31,6 +31,15 @@ func newTestClient(t *testing.T, url string, opts ...vespa.Option) *vespa.Client
 	return c
 }
 
+// newHandlerClient serves h on a loopback server and returns a client of it;
+// both are closed when the test ends, the client first.
+func newHandlerClient(t *testing.T, h http.Handler, opts ...vespa.Option) *vespa.Client {
+	t.Helper()
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	return newTestClient(t, hs.URL, opts...)
+}
+
 // noWait is the default sync policy without its waits, so retry tests are
 // instant.
 var noWait = vespa.WithRetryPolicy(retries.SyncRequest.WithWait(retries.WaitNone()))

@@ -32,7 +32,7 @@ type recordingFront struct {
 func newRecordingFront(t *testing.T, srv *vespatest.Server) (*recordingFront, *vespa.Client) {
 	t.Helper()
 	f := &recordingFront{}
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := httptest.NewRecorder()
 		srv.Handler().ServeHTTP(rec, r)
 		var page struct {
@@ -50,14 +50,6 @@ func newRecordingFront(t *testing.T, srv *vespatest.Server) (*recordingFront, *v
 		w.WriteHeader(rec.Code)
 		_, _ = w.Write(rec.Body.Bytes())
 	}))
-	c, err := vespa.NewClient(hs.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = c.Close()
-		hs.Close()
-	})
 	return f, c
 }
 

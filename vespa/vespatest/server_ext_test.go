@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -113,21 +114,9 @@ func TestServer_faultsAreReproducibleAndCounted(t *testing.T) {
 		return out
 	}
 	a, b := run(), run()
-	if !equalInts(a, b) {
+	if !slices.Equal(a, b) {
 		t.Errorf("same seed, different faults: %v vs %v", a, b)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestServer_scriptedFaults(t *testing.T) {
