@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/scan"
 )
 
 // tokKind is the kind of a YQL token.
@@ -201,21 +203,7 @@ func lexNumberEnd(s string, i int) int {
 	if s[j] == '-' {
 		j++
 	}
-	for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
-		j++
-	}
-	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
-		k := j + 1
-		if k < len(s) && (s[k] == '+' || s[k] == '-') {
-			k++
-		}
-		if k < len(s) && s[k] >= '0' && s[k] <= '9' {
-			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-				k++
-			}
-			j = k
-		}
-	}
+	j = scan.DecimalEnd(s, j)
 	if j < len(s) && (s[j] == 'L' || s[j] == 'l') {
 		j++
 	}
