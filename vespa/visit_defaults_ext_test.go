@@ -6,11 +6,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
@@ -108,30 +107,7 @@ func TestVisit_PageSizeStaysAdjustable(t *testing.T) {
 // type music in the default bucket space and artist in the global one.
 func newSpacesServer(t *testing.T) *vespatest.Server {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
-		"services.xml": `<services version="1.0">
-  <container id="default" version="1.0"><document-api/></container>
-  <content id="music" version="1.0">
-    <min-redundancy>1</min-redundancy>
-    <documents>
-      <document type="music" mode="index"/>
-      <document type="artist" mode="index" global="true"/>
-    </documents>
-  </content>
-</services>`,
-		"schemas/music.sd":  "schema music {\n document music {\n  field title type string { indexing: summary | index }\n }\n}\n",
-		"schemas/artist.sd": "schema artist {\n document artist {\n  field name type string { indexing: summary | attribute }\n }\n}\n",
-	}
-	for name, text := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testutil.AppDir(t, testutil.BucketSpacesApp())
 	srv := vespatest.NewTestServer(t, vespatest.WithApplicationDir(dir))
 	for i := range 30 {
 		id, fields := fmt.Sprintf("id:ns:music::m%02d", i), `{"title":"t"}`

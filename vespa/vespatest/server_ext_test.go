@@ -7,13 +7,13 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -232,15 +232,7 @@ func TestServer_deployReplacesSchemas(t *testing.T) {
 }
 
 func TestServer_applicationDir(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "schemas"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, text := range map[string]string{"services.xml": servicesXML, "schemas/music.sd": musicSD} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testutil.AppDir(t, map[string]string{"services.xml": servicesXML, "schemas/music.sd": musicSD})
 	s := vespatest.NewTestServer(t, vespatest.WithApplicationDir(dir))
 	st, body := do(t, s.Client(), "GET", s.URL()+"/document/v1/ns/music/docid/1?cluster=content", "")
 	if st != 400 || !strings.Contains(body, "only 'music'") {

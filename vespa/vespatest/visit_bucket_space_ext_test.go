@@ -4,11 +4,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -18,19 +17,7 @@ import (
 // Vespa's CLI visits both spaces in turn, so a server that ignored
 // bucketSpace would show it every document twice.
 func TestVisit_rootVisitsOneBucketSpace(t *testing.T) {
-	dir := t.TempDir()
-	mustWrite(t, filepath.Join(dir, "services.xml"), `<services version="1.0">
-  <container id="default" version="1.0"><document-api/></container>
-  <content id="music" version="1.0">
-    <min-redundancy>1</min-redundancy>
-    <documents>
-      <document type="music" mode="index"/>
-      <document type="artist" mode="index" global="true"/>
-    </documents>
-  </content>
-</services>`)
-	mustWrite(t, filepath.Join(dir, "schemas", "music.sd"), "schema music {\n document music {\n  field title type string { indexing: summary | index }\n }\n}\n")
-	mustWrite(t, filepath.Join(dir, "schemas", "artist.sd"), "schema artist {\n document artist {\n  field name type string { indexing: summary | attribute }\n }\n}\n")
+	dir := testutil.AppDir(t, testutil.BucketSpacesApp())
 	s := vespatest.NewTestServer(t, vespatest.WithApplicationDir(dir))
 	for _, d := range []struct{ id, fields string }{
 		{"id:ns:music::m1", `{"title":"a"}`},
@@ -108,14 +95,4 @@ func containsID(body []byte, id string) bool {
 		}
 	}
 	return false
-}
-
-func mustWrite(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
 }
