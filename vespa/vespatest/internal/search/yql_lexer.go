@@ -225,20 +225,14 @@ func lexString(s string, i int) (string, int, error) {
 				return "", 0, lexErr(s, j, "unterminated escape in string literal")
 			}
 			e := s[j+1]
-			switch e {
-			case '"', '\'', '\\', '/':
+			switch ctl, isCtl := scan.ControlEscape(e); {
+			case isCtl:
+				b.WriteByte(ctl)
+			case e == '"' || e == '\'' || e == '\\' || e == '/':
 				b.WriteByte(e)
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
-			case 'b':
+			case e == 'b':
 				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'u':
+			case e == 'u':
 				if j+6 > len(s) {
 					return "", 0, lexErr(s, j, "invalid unicode escape in string literal")
 				}

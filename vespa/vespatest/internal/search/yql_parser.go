@@ -418,9 +418,9 @@ func (p *parser) relation(ann annotations) (node, error) {
 		c := compareNode{field: field, op: t.text}
 		switch {
 		case v.kind == tokNumber:
-			f, err := parseNumber(v.text)
+			f, err := p.number(v)
 			if err != nil {
-				return nil, p.errorf(v, "invalid number '%s'", v.text)
+				return nil, err
 			}
 			c.num = f
 		case v.kind == tokString && t.text == "=":
@@ -438,9 +438,9 @@ func (p *parser) relation(ann annotations) (node, error) {
 // reversedCompare parses number op field (2015 < year).
 func (p *parser) reversedCompare() (node, error) {
 	v := p.next()
-	f, err := parseNumber(v.text)
+	f, err := p.number(v)
 	if err != nil {
-		return nil, p.errorf(v, "invalid number '%s'", v.text)
+		return nil, err
 	}
 	op := p.next()
 	flip := map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -464,9 +464,9 @@ func (p *parser) inRHS(field string) (node, error) {
 		v := p.next()
 		switch v.kind {
 		case tokNumber:
-			f, err := parseNumber(v.text)
+			f, err := p.number(v)
 			if err != nil {
-				return nil, p.errorf(v, "invalid number '%s'", v.text)
+				return nil, err
 			}
 			kids = append(kids, compareNode{field: field, op: "=", num: f})
 		case tokString:

@@ -112,9 +112,9 @@ func (p *parser) rangeCall(ann annotations) (node, error) {
 		t := p.next()
 		switch {
 		case t.kind == tokNumber:
-			v, err := parseNumber(t.text)
+			v, err := p.number(t)
 			if err != nil {
-				return nil, p.errorf(t, "invalid number '%s'", t.text)
+				return nil, err
 			}
 			bounds[i] = v
 		case t.kind == tokIdent && strings.EqualFold(t.text, "infinity"):
@@ -181,9 +181,9 @@ func (p *parser) annotationValue() (any, error) {
 	t := p.next()
 	switch {
 	case t.kind == tokNumber:
-		v, err := parseNumber(t.text)
+		v, err := p.number(t)
 		if err != nil {
-			return nil, p.errorf(t, "invalid number '%s'", t.text)
+			return nil, err
 		}
 		return v, nil
 	case t.kind == tokString:
@@ -207,8 +207,11 @@ func (p *parser) annotationValue() (any, error) {
 	return nil, p.errorf(t, "mismatched input '%s' expecting an annotation value", t)
 }
 
-// parseNumber parses a YQL number literal (an optional L suffix marks a long).
-func parseNumber(s string) (float64, error) {
-	s = strings.TrimSuffix(strings.TrimSuffix(s, "L"), "l")
-	return strconv.ParseFloat(s, 64)
+// number reads the number token t as a float64 (an optional L suffix marks a long).
+func (p *parser) number(t token) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSuffix(t.text, "L"), "l"), 64)
+	if err != nil {
+		return 0, p.errorf(t, "invalid number '%s'", t.text)
+	}
+	return f, nil
 }

@@ -230,15 +230,11 @@ func lexString(s string) (string, int, error) {
 			return b.String(), i + 1, nil
 		case c == '\\' && i+1 < len(s):
 			i++
+			if ctl, ok := scan.ControlEscape(s[i]); ok {
+				b.WriteByte(ctl)
+				continue
+			}
 			switch s[i] {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
-			case 'f':
-				b.WriteByte('\f')
 			case 'x':
 				if i+2 < len(s) {
 					if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {

@@ -26,3 +26,16 @@ func TestDecimalEnd(t *testing.T) {
 		}
 	}
 }
+
+func TestControlEscape(t *testing.T) {
+	for e, want := range map[byte]byte{'n': '\n', 't': '\t', 'r': '\r', 'f': '\f'} {
+		if c, ok := ControlEscape(e); !ok || c != want {
+			t.Errorf("ControlEscape(%q) = %q, %v; want %q", e, c, ok, want)
+		}
+	}
+	for _, e := range []byte{'b', 'u', 'x', '"', '\\', 'N', 0} {
+		if c, ok := ControlEscape(e); ok {
+			t.Errorf("ControlEscape(%q) = %q, true; want false", e, c)
+		}
+	}
+}
