@@ -21,13 +21,15 @@ import (
 	"github.com/govespa/govespa/vespa/retries"
 )
 
-func newTestClient(t *testing.T, url string, opts ...vespa.Option) *vespa.Client {
-	t.Helper()
+// newTestClient returns a client of url that is closed when the test or
+// benchmark ends.
+func newTestClient(tb testing.TB, url string, opts ...vespa.Option) *vespa.Client {
+	tb.Helper()
 	c, err := vespa.NewClient(url, opts...)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.Close() })
+	tb.Cleanup(func() { _ = c.Close() })
 	return c
 }
 

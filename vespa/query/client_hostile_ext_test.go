@@ -131,12 +131,15 @@ func TestSearch_WithCallTimeout(t *testing.T) {
 	}
 }
 
-func vespaClient(t *testing.T, url string) *vespa.Client {
+// vespaClient returns a vespa.Client of url that is closed when the test
+// ends.
+func vespaClient(tb testing.TB, url string) *vespa.Client {
+	tb.Helper()
 	vc, err := vespa.NewClient(url)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { vc.Close() })
+	tb.Cleanup(func() { vc.Close() })
 	return vc
 }
 
