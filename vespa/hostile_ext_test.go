@@ -1,7 +1,6 @@
 package vespa_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -209,42 +208,10 @@ func TestClient_HugeAnswerIsNotAllocated(t *testing.T) {
 	}
 }
 
-// rawServer accepts connections on loopback and hands each to serve.
-func rawServer(t *testing.T, serve func(net.Conn)) string {
-	t.Helper()
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			serve(conn)
-		}
-	}()
-	t.Cleanup(func() { ln.Close(); <-done })
-	return "http://" + ln.Addr().String()
-}
-
-// readRequest reads one request's head and body from conn.
-func readRequest(conn net.Conn) (*http.Request, error) {
-	req, err := http.ReadRequest(bufio.NewReader(conn))
-	if err != nil {
-		return nil, err
-	}
-	_, _ = io.Copy(io.Discard, req.Body)
-	return req, nil
-}
-
 func TestClient_LyingContentLength(t *testing.T) {
-	url := rawServer(t, func(conn net.Conn) {
+	url := testutil.RawServer(t, func(conn net.Conn) {
 		defer conn.Close()
-		if _, err := readRequest(conn); err != nil {
+		if _, err := testutil.ReadRequest(conn); err != nil {
 			return
 		}
 		_, _ = io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1073741824\r\n\r\n"+docAnswer)
@@ -264,9 +231,9 @@ func TestClient_LyingContentLength(t *testing.T) {
 
 func TestClient_ResetAfterStatusLine(t *testing.T) {
 	var requests atomic.Int64
-	url := rawServer(t, func(conn net.Conn) {
+	url := testutil.RawServer(t, func(conn net.Conn) {
 		defer conn.Close()
-		if _, err := readRequest(conn); err != nil {
+		if _, err := testutil.ReadRequest(conn); err != nil {
 			return
 		}
 		requests.Add(1)
