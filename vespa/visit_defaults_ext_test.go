@@ -123,11 +123,7 @@ func newSpacesServer(t *testing.T) *vespatest.Server {
 
 func TestVisit_RootCoversGlobalDocuments(t *testing.T) {
 	srv := newSpacesServer(t)
-	c, err := vespa.NewClient(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newTestClient(t, srv.URL())
 	count := func(got map[string]int) (music, artist int) {
 		for id, n := range got {
 			if n != 1 {
@@ -194,11 +190,7 @@ func TestVisit_RootCoversGlobalDocuments(t *testing.T) {
 func TestRemoveWhere_RootCoversGlobalDocuments(t *testing.T) {
 	t.Run("both spaces by default", func(t *testing.T) {
 		srv := newSpacesServer(t)
-		c, err := vespa.NewClient(srv.URL())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
+		c := newTestClient(t, srv.URL())
 		n, err := c.RemoveWhere(t.Context(), vespa.SelectionRequest{Cluster: "music", Selection: "true"})
 		if err != nil || n != 30 {
 			t.Fatalf("removed %d (%v), want 30", n, err)
@@ -209,11 +201,7 @@ func TestRemoveWhere_RootCoversGlobalDocuments(t *testing.T) {
 	})
 	t.Run("one space when asked", func(t *testing.T) {
 		srv := newSpacesServer(t)
-		c, err := vespa.NewClient(srv.URL())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
+		c := newTestClient(t, srv.URL())
 		n, err := c.RemoveWhere(t.Context(), vespa.SelectionRequest{Cluster: "music", Selection: "true", BucketSpace: vespa.BucketSpaceGlobal})
 		if err != nil || n != 10 {
 			t.Fatalf("removed %d (%v), want the 10 artists", n, err)
