@@ -3,7 +3,6 @@ package vespatest_test
 import (
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"slices"
 	"testing"
 
@@ -28,39 +27,6 @@ func TestVisit_rootVisitsOneBucketSpace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	visitIDs := func(query string) []string {
-		t.Helper()
-		var ids []string
-		continuation := ""
-		for range 100 { // bounded: three documents need at most a few pages
-			q := query
-			if continuation != "" {
-				q += "&continuation=" + url.QueryEscape(continuation)
-			}
-			status, body, _ := get(t, s, "/document/v1/?cluster=music"+q)
-			if status != http.StatusOK {
-				t.Fatalf("visit %q: status %d: %s", q, status, body)
-			}
-			var page struct {
-				Documents []struct {
-					ID string `json:"id"`
-				} `json:"documents"`
-				Continuation string `json:"continuation"`
-			}
-			if err := json.Unmarshal(body, &page); err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range page.Documents {
-				ids = append(ids, d.ID)
-			}
-			if continuation = page.Continuation; continuation == "" {
-				slices.Sort(ids)
-				return ids
-			}
-		}
-		t.Fatalf("visit %q did not finish in 100 pages", query)
-		return nil
-	}
 	for _, tc := range []struct {
 		query string
 		want  []string
@@ -69,7 +35,8 @@ func TestVisit_rootVisitsOneBucketSpace(t *testing.T) {
 		{"&bucketSpace=default", []string{"id:ns:music::m1", "id:ns:music::m2"}},
 		{"&bucketSpace=global", []string{"id:ns:artist::a1"}},
 	} {
-		if got := visitIDs(tc.query); !slices.Equal(got, tc.want) {
+		got := visitIDs(t, s, "/document/v1/?cluster=music"+tc.query, 100) // three documents need a few pages
+		if slices.Sort(got); !slices.Equal(got, tc.want) {
 			t.Errorf("visit %q = %v, want %v", tc.query, got, tc.want)
 		}
 	}

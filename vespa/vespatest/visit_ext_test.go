@@ -31,6 +31,43 @@ func get(t *testing.T, s *vespatest.Server, path string, header ...string) (int,
 	return resp.StatusCode, b, resp.Header
 }
 
+// visitIDs follows the visit at path (a /document/v1 path and its query)
+// from page to page, at most maxPages, and returns the IDs of the documents
+// in the order they came. It fails the test on a status other than 200 or
+// when the visit does not end.
+func visitIDs(t *testing.T, s *vespatest.Server, path string, maxPages int) []string {
+	t.Helper()
+	var ids []string
+	continuation := ""
+	for range maxPages {
+		q := path
+		if continuation != "" {
+			q += "&continuation=" + url.QueryEscape(continuation)
+		}
+		status, body, _ := get(t, s, q)
+		if status != http.StatusOK {
+			t.Fatalf("visit %s: status %d: %s", q, status, body)
+		}
+		var page struct {
+			Documents []struct {
+				ID string `json:"id"`
+			} `json:"documents"`
+			Continuation string `json:"continuation"`
+		}
+		if err := json.Unmarshal(body, &page); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range page.Documents {
+			ids = append(ids, d.ID)
+		}
+		if continuation = page.Continuation; continuation == "" {
+			return ids
+		}
+	}
+	t.Fatalf("visit %s did not end in %d pages", path, maxPages)
+	return nil
+}
+
 func TestVisit_everyDocumentExactlyOnceWhileFeeding(t *testing.T) {
 	s := vespatest.NewTestServer(t)
 	const seeded, slices = 1500, 3
@@ -63,35 +100,9 @@ func TestVisit_everyDocumentExactlyOnceWhileFeeding(t *testing.T) {
 	}()
 	seen := map[string]int{}
 	for slice := range slices {
-		token := ""
-		for page := 0; ; page++ {
-			if page > 10_000 {
-				t.Fatal("visit did not end")
-			}
-			q := fmt.Sprintf("/document/v1/ns/music/docid?wantedDocumentCount=40&slices=%d&sliceId=%d", slices, slice)
-			if token != "" {
-				q += "&continuation=" + url.QueryEscape(token)
-			}
-			status, body, _ := get(t, s, q)
-			if status != 200 {
-				t.Fatalf("visit page: %d %s", status, body)
-			}
-			var res struct {
-				Documents []struct {
-					ID string `json:"id"`
-				} `json:"documents"`
-				Continuation string `json:"continuation"`
-			}
-			if err := json.Unmarshal(body, &res); err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range res.Documents {
-				seen[d.ID]++
-			}
-			if res.Continuation == "" {
-				break
-			}
-			token = res.Continuation
+		q := fmt.Sprintf("/document/v1/ns/music/docid?wantedDocumentCount=40&slices=%d&sliceId=%d", slices, slice)
+		for _, id := range visitIDs(t, s, q, 10_000) {
+			seen[id]++
 		}
 	}
 	close(stop)
