@@ -54,10 +54,8 @@ func TestServer_speaksPriorKnowledgeH2C(t *testing.T) {
 }
 
 func TestServer_updatesAndConditions(t *testing.T) {
-	s := vespatest.NewTestServer(t, vespatest.WithSchema(vespatest.Schema{Name: "music", Fields: []vespatest.Field{
-		{Name: "title", Type: "string"}, {Name: "year", Type: "int"}, {Name: "tags", Type: "array<string>"},
-		{Name: "ws", Type: "weightedset<string>"}, {Name: "m", Type: "map<string,int>"},
-		{Name: "t", Type: "tensor<float>(cat{})"}, {Name: "v", Type: "tensor(x[3])"}}}))
+	s := newMusicServer(t, "title", "string", "year", "int", "tags", "array<string>",
+		"ws", "weightedset<string>", "m", "map<string,int>", "t", "tensor<float>(cat{})", "v", "tensor(x[3])")
 	hc, doc := s.Client(), s.URL()+"/document/v1/ns/music/docid/a"
 	steps := []struct {
 		method, url, body string

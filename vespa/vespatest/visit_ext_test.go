@@ -31,6 +31,18 @@ func get(t *testing.T, s *vespatest.Server, path string, header ...string) (int,
 	return resp.StatusCode, b, resp.Header
 }
 
+// newMusicServer starts a server, closed when the test ends, whose one
+// schema is music with the fields named and typed by nameTypes (name, type,
+// name, type, ...).
+func newMusicServer(t *testing.T, nameTypes ...string) *vespatest.Server {
+	t.Helper()
+	sch := vespatest.Schema{Name: "music"}
+	for i := 0; i+1 < len(nameTypes); i += 2 {
+		sch.Fields = append(sch.Fields, vespatest.Field{Name: nameTypes[i], Type: nameTypes[i+1]})
+	}
+	return vespatest.NewTestServer(t, vespatest.WithSchema(sch))
+}
+
 // visitIDs follows the visit at path (a /document/v1 path and its query)
 // from page to page, at most maxPages, and returns the IDs of the documents
 // in the order they came. It fails the test on a status other than 200 or
@@ -146,8 +158,7 @@ func TestVisit_streamJSONLEndsWithFinishedContinuation(t *testing.T) {
 }
 
 func TestVisit_selectionAndFieldSet(t *testing.T) {
-	s := vespatest.NewTestServer(t, vespatest.WithSchema(vespatest.Schema{Name: "music", Fields: []vespatest.Field{
-		{Name: "artist", Type: "string"}, {Name: "year", Type: "int"}}}))
+	s := newMusicServer(t, "artist", "string", "year", "int")
 	for i, y := range []int{1990, 2000, 2010, 2020} {
 		_ = s.PutDocument(fmt.Sprintf("id:ns:music::%d", i), json.RawMessage(fmt.Sprintf(`{"artist":"a%d","year":%d}`, i, y)))
 	}
