@@ -30,7 +30,7 @@ func RawServer(tb testing.TB, serve func(net.Conn)) string {
 			serve(conn)
 		}
 	}()
-	tb.Cleanup(func() { ln.Close(); <-done })
+	tb.Cleanup(func() { _ = ln.Close(); <-done })
 	return "http://" + ln.Addr().String()
 }
 
