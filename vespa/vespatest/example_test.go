@@ -11,7 +11,7 @@ import (
 )
 
 // printAnswer sends a request with body to srv's path through srv.Client(),
-// as ExampleNewServer does, and prints the answer's status and body.
+// as ExampleNewServer's put does, and prints the answer's status and body.
 func printAnswer(srv *vespatest.Server, method, path, body string) {
 	req, err := http.NewRequestWithContext(context.Background(), method, srv.URL()+path, strings.NewReader(body))
 	if err != nil {
@@ -31,9 +31,8 @@ func ExampleNewServer() {
 	srv := vespatest.NewServer()
 	defer srv.Close()
 
-	url := srv.URL() + "/document/v1/mynamespace/music/docid/a-head-full-of-dreams"
-	ctx := context.Background()
-	put, _ := http.NewRequestWithContext(ctx, http.MethodPost, url,
+	path := "/document/v1/mynamespace/music/docid/a-head-full-of-dreams"
+	put, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, srv.URL()+path,
 		strings.NewReader(`{"fields":{"artist":"Coldplay","year":2015}}`))
 	resp, err := srv.Client().Do(put)
 	if err != nil {
@@ -41,14 +40,7 @@ func ExampleNewServer() {
 	}
 	resp.Body.Close()
 
-	get, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	resp, err = srv.Client().Do(get)
-	if err != nil {
-		panic(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	fmt.Println(resp.StatusCode, string(body))
+	printAnswer(srv, http.MethodGet, path, "") // a GET the same way, printing the answer
 	// Output:
 	// 200 {"pathId":"/document/v1/mynamespace/music/docid/a-head-full-of-dreams","id":"id:mynamespace:music::a-head-full-of-dreams","fields":{"artist":"Coldplay","year":2015}}
 }
