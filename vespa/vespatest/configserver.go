@@ -2,6 +2,7 @@ package vespatest
 
 import (
 	"github.com/govespa/govespa/vespa/vespatest/internal/configserver"
+	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 )
 
@@ -44,3 +45,7 @@ func (c configContainer) Activate(pkg *schema.AppPackage) error { return c.s.act
 func (c configContainer) SetHealth(code string) error           { return c.s.SetHealth(code) }
 func (c configContainer) Generation() int64                     { return c.s.app.Load().Generation }
 func (c configContainer) Addr() string                          { return c.s.ln.Addr().String() }
+
+func (c configContainer) DeployFault(path string) (fault.Fault, bool) {
+	return c.s.faults.Pick(fault.OpDeploy, path)
+}

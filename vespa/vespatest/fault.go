@@ -10,7 +10,11 @@ import (
 type Operation = fault.Operation
 
 // The operations faults can target. OpAny matches every request to
-// /document/v1 and /search/.
+// /document/v1 and /search/. OpDeploy is the config server's prepare of a
+// deployment (POST prepareandactivate, PUT session/<id>/prepared) and is
+// matched only by faults that name it: a FaultLatency there is time spent
+// building the models, checked against the deploy's timeout as Vespa checks
+// it (see [Server.ConfigServerURL]).
 const (
 	OpAny         = fault.OpAny
 	OpGet         = fault.OpGet
@@ -22,6 +26,7 @@ const (
 	OpUpdateWhere = fault.OpUpdateWhere
 	OpDeleteWhere = fault.OpDeleteWhere
 	OpSearch      = fault.OpSearch
+	OpDeploy      = fault.OpDeploy
 )
 
 // Fault is what happens to one request instead of (or before) its normal

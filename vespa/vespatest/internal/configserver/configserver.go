@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
 	"github.com/govespa/govespa/vespa/vespatest/internal/httpx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
@@ -36,6 +37,9 @@ type Container interface {
 	Generation() int64
 	// Addr is the container's listen address, host:port.
 	Addr() string
+	// DeployFault picks the fault, if any, for the prepare of a deployment
+	// whose request has the raw path path (faults of fault.OpDeploy).
+	DeployFault(path string) (fault.Fault, bool)
 }
 
 // Server is the config-server API (deploy, serviceconverge, health) on its
@@ -130,7 +134,7 @@ func (cs *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	case len(rest) == 2 && rest[0] == "prepareandactivate":
 		if method(http.MethodPut) {
-			cs.activateOnly(w, tenant, rest[1])
+			cs.activateOnly(w, r, tenant, rest[1])
 		}
 	case len(rest) == 1 && rest[0] == "session":
 		if method(http.MethodPost) {
@@ -138,7 +142,7 @@ func (cs *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	case len(rest) == 3 && rest[0] == "session" && (rest[2] == "prepared" || rest[2] == "active"):
 		if method(http.MethodPut) {
-			cs.sessionStep(w, tenant, base, rest[1], rest[2])
+			cs.sessionStep(w, r, tenant, base, rest[1], rest[2])
 		}
 	case len(rest) == 1 && rest[0] == "application":
 		cs.listApplications(w, base)
@@ -152,34 +156,39 @@ func (cs *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // readPackage reads the application package from a zip, gzipped tar, or
-// multipart (part "applicationPackage") body.
-func readPackage(r *http.Request) (pkg *schema.AppPackage, hadData bool, err error) {
+// multipart body (parts "applicationPackage" and "prepareParams", the
+// deploy parameters as JSON, returned as params; nil for other bodies).
+func readPackage(r *http.Request) (pkg *schema.AppPackage, params []byte, hadData bool, err error) {
 	var data []byte
-	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	mt, mtParams, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt == "multipart/form-data" {
-		mr := multipart.NewReader(r.Body, params["boundary"])
+		mr := multipart.NewReader(r.Body, mtParams["boundary"])
+		params = []byte{}
 		for {
 			part, err := mr.NextPart()
 			if err != nil {
 				break
 			}
-			if part.FormName() == "applicationPackage" {
+			switch part.FormName() {
+			case "applicationPackage":
 				data, _ = io.ReadAll(part)
+			case "prepareParams":
+				params, _ = io.ReadAll(part)
 			}
 		}
 	} else {
 		var err error
 		if data, err = io.ReadAll(r.Body); err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 	}
 	if len(data) == 0 {
-		return nil, false, errors.New("Request contains no data")
+		return nil, params, false, errors.New("Request contains no data")
 	}
 	if pkg, err = schema.ReadApplicationArchive(data); err != nil {
-		return nil, true, err
+		return nil, params, true, err
 	}
-	return pkg, true, nil
+	return pkg, params, true, nil
 }
 
 func (cs *Server) newSession(r *http.Request, tenant string, pkg *schema.AppPackage) (int64, *session) {
@@ -222,7 +231,7 @@ func (cs *Server) activateSession(id int64, sess *session) {
 }
 
 func (cs *Server) prepareAndActivate(w http.ResponseWriter, r *http.Request, tenant, base string) {
-	pkg, hadData, err := readPackage(r)
+	pkg, params, hadData, err := readPackage(r)
 	if err != nil {
 		if !hadData {
 			configError(w, http.StatusBadRequest, "BAD_REQUEST", err.Error())
@@ -231,8 +240,12 @@ func (cs *Server) prepareAndActivate(w http.ResponseWriter, r *http.Request, ten
 		}
 		return
 	}
+	b := newBudget(requestTimeout(r, defaultPrepareTimeout))
+	if params != nil { // multipart: the timeout is in the deploy parameters
+		b = newBudget(paramsTimeout(params, defaultPrepareTimeout))
+	}
 	id, sess := cs.newSession(r, tenant, pkg)
-	if !cs.checkPackage(w, tenant, id, pkg) {
+	if !cs.prepare(w, r, b, id, sess) || !cs.activationInTime(w, b, sess) {
 		return
 	}
 	cs.activateSession(id, sess)
@@ -260,9 +273,9 @@ func (cs *Server) lookup(w http.ResponseWriter, tenant, idText string) (int64, *
 	return id, sess, true
 }
 
-func (cs *Server) activateOnly(w http.ResponseWriter, tenant, idText string) {
+func (cs *Server) activateOnly(w http.ResponseWriter, r *http.Request, tenant, idText string) {
 	id, sess, ok := cs.lookup(w, tenant, idText)
-	if !ok {
+	if !ok || !cs.activationInTime(w, newBudget(requestTimeout(r, defaultActivateTimeout)), sess) {
 		return
 	}
 	cs.mu.Lock()
@@ -279,7 +292,7 @@ func (cs *Server) activateOnly(w http.ResponseWriter, tenant, idText string) {
 }
 
 func (cs *Server) createSession(w http.ResponseWriter, r *http.Request, tenant, base string) {
-	pkg, hadData, err := readPackage(r)
+	pkg, _, hadData, err := readPackage(r)
 	if err != nil {
 		code := "BAD_REQUEST"
 		if hadData {
@@ -300,14 +313,14 @@ func (cs *Server) createSession(w http.ResponseWriter, r *http.Request, tenant, 
 	})
 }
 
-func (cs *Server) sessionStep(w http.ResponseWriter, tenant, base, idText, step string) {
+func (cs *Server) sessionStep(w http.ResponseWriter, r *http.Request, tenant, base, idText, step string) {
 	id, sess, ok := cs.lookup(w, tenant, idText)
 	if !ok {
 		return
 	}
 	sid := strconv.FormatInt(id, 10)
 	if step == "prepared" {
-		if !cs.checkPackage(w, tenant, id, sess.pkg) {
+		if !cs.prepare(w, r, newBudget(requestTimeout(r, defaultPrepareTimeout)), id, sess) {
 			return
 		}
 		cs.mu.Lock()
@@ -328,6 +341,9 @@ func (cs *Server) sessionStep(w http.ResponseWriter, tenant, base, idText, step 
 	cs.mu.Unlock()
 	if !prepared {
 		configError(w, http.StatusBadRequest, "BAD_REQUEST", "Session "+sid+" is not prepared")
+		return
+	}
+	if !cs.activationInTime(w, newBudget(requestTimeout(r, defaultActivateTimeout)), sess) {
 		return
 	}
 	cs.activateSession(id, sess)

@@ -16,7 +16,8 @@ import (
 type Operation string
 
 // The operations faults can target. OpAny matches every request to
-// /document/v1 and /search/.
+// /document/v1 and /search/; OpDeploy (the config server's prepare) is
+// matched only by faults that name it.
 const (
 	OpAny         Operation = ""
 	OpGet         Operation = "get"
@@ -28,6 +29,7 @@ const (
 	OpUpdateWhere Operation = "update-where"
 	OpDeleteWhere Operation = "delete-where"
 	OpSearch      Operation = "search"
+	OpDeploy      Operation = "deploy"
 )
 
 // Fault is what happens to one request instead of (or before) its normal
@@ -164,7 +166,7 @@ func (fs *Set) Pick(op Operation, path string) (Fault, bool) {
 	fs.Mu.Lock()
 	defer fs.Mu.Unlock()
 	for i, sc := range fs.Scripts {
-		if sc.Op != OpAny && sc.Op != op {
+		if sc.Op != op && (sc.Op != OpAny || op == OpDeploy) {
 			continue
 		}
 		f := sc.Faults[0]
@@ -179,7 +181,7 @@ func (fs *Set) Pick(op Operation, path string) (Fault, bool) {
 		return f, true
 	}
 	for _, r := range fs.Rules {
-		if r.Op != OpAny && r.Op != op || !strings.HasPrefix(path, r.Path) {
+		if r.Op != op && (r.Op != OpAny || op == OpDeploy) || !strings.HasPrefix(path, r.Path) {
 			continue
 		}
 		if r.Times > 0 && r.used >= r.Times {
