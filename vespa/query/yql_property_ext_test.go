@@ -196,7 +196,10 @@ func propServer(t *testing.T) (*query.Client, []propDoc) {
 		{Name: "b", Type: "int"},
 		{Name: "year", Type: "int"},
 		{Name: "tags", Type: "array<string>"},
-	}}))
+	}}),
+		// The groupings use max(inf), which Vespa answers only with the
+		// bound on grouping sizes off in the default query profile.
+		vespatest.WithQueryProfile(map[string]string{"grouping.globalMaxGroups": "-1"}))
 	docs := propCorpus(64)
 	for _, d := range docs {
 		fields, _ := json.Marshal(map[string]any{"a": d.a, "b": d.b, "year": d.year, "tags": d.tags})

@@ -3,6 +3,7 @@ package vespatest
 import (
 	"fmt"
 	"log/slog"
+	"maps"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
@@ -26,6 +27,22 @@ func WithSchema(schemas ...schema.Schema) Option {
 // document types of services.xml. Everything else in the package is ignored.
 func WithApplicationDir(dir string) Option {
 	return nonEmpty("WithApplicationDir", "directory", dir, func(c *config) { c.appDir = dir })
+}
+
+// WithQueryProfile sets fields of the default query profile, as an
+// application package's search/query-profiles/default.xml does (which
+// [WithApplicationDir] and deploys read, and which replaces these). Of its
+// fields the emulator reads only grouping.globalMaxGroups: Vespa refuses a
+// grouping whose theoretical size exceeds it (10000 by default; -1 turns the
+// check off, as for max(inf)), and refuses it as a request parameter.
+// Several calls add up.
+func WithQueryProfile(fields map[string]string) Option {
+	return always(func(c *config) {
+		if c.queryProfile == nil {
+			c.queryProfile = map[string]string{}
+		}
+		maps.Copy(c.queryProfile, fields)
+	})
 }
 
 // WithAddr sets the address the container API listens on. The default is
@@ -170,6 +187,7 @@ type config struct {
 	tls, mtls       bool
 	token           string
 	logger          *slog.Logger
+	queryProfile    map[string]string
 }
 
 func defaultConfig() config {

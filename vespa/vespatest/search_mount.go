@@ -16,6 +16,9 @@ type corpus struct{ s *Server }
 
 func (c corpus) Schemas() []search.Schema { return c.s.app.Load().Schemas }
 
+// DefaultQueryProfile is the application's default query profile.
+func (c corpus) DefaultQueryProfile() map[string]string { return c.s.app.Load().QueryProfile }
+
 // Each iterates one consistent snapshot: writers wait while it runs.
 func (c corpus) Each(fn func(search.Document) bool) {
 	c.s.store.Each(func(id string, fields []byte) bool {

@@ -119,7 +119,9 @@ func Start(opts ...Option) (*Server, error) {
 	health := cfg.health
 	s.health.Store(&health)
 	clusters := []schema.Cluster{{Name: cfg.cluster}}
-	s.app.Store(schema.NewApplication(cfg.schemas, clusters, 1))
+	app := schema.NewApplication(cfg.schemas, clusters, 1)
+	app.QueryProfile = cfg.queryProfile
+	s.app.Store(app)
 	if cfg.appDir != "" {
 		pkg, err := schema.ReadApplicationDir(cfg.appDir)
 		if err != nil {
@@ -295,7 +297,12 @@ func (s *Server) activate(pkg *schema.AppPackage) error {
 	if !pkg.HasServices && len(schemas) == 0 {
 		schemas = s.cfg.schemas
 	}
-	s.app.Store(schema.NewApplication(schemas, clusters, gen))
+	app := schema.NewApplication(schemas, clusters, gen)
+	app.QueryProfile = pkg.QueryProfile
+	if !pkg.HasServices && pkg.QueryProfile == nil {
+		app.QueryProfile = s.cfg.queryProfile
+	}
+	s.app.Store(app)
 	s.cfg.logger.Info("vespatest: application activated", "generation", gen, "schemas", len(schemas))
 	return nil
 }

@@ -22,6 +22,9 @@ type AppPackage struct {
 	Clusters    []Cluster
 	HasServices bool
 	Files       int
+	// QueryProfile holds the fields of the default query profile
+	// (QueryProfileFile), nil without one.
+	QueryProfile map[string]string
 }
 
 // ReadApplicationDir reads schemas/*.sd and services.xml from a directory.
@@ -39,7 +42,7 @@ func ReadApplicationDir(dir string) (*AppPackage, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if rel == "services.xml" || isSchemaFile(rel) {
+		if wantedFile(rel) {
 			b, err := os.ReadFile(p) //nolint:gosec // G122: the caller's own application directory, read once at start; no privilege boundary
 			if err != nil {
 				return err
@@ -58,6 +61,14 @@ func ReadApplicationDir(dir string) (*AppPackage, error) {
 		return nil, fmt.Errorf("vespatest: application package %s: %w", dir, err)
 	}
 	return pkg, nil
+}
+
+// QueryProfileFile is the default query profile of an application package.
+const QueryProfileFile = "search/query-profiles/default.xml"
+
+// wantedFile reports whether the emulator reads the package file p.
+func wantedFile(p string) bool {
+	return p == "services.xml" || p == QueryProfileFile || isSchemaFile(p)
 }
 
 func isSchemaFile(p string) bool {
@@ -101,7 +112,7 @@ func ReadApplicationArchive(data []byte) (*AppPackage, error) {
 				continue
 			}
 			name := strings.TrimPrefix(path.Clean(f.Name), "./")
-			if name != "services.xml" && !isSchemaFile(name) {
+			if !wantedFile(name) {
 				files[name] = nil
 				continue
 			}
@@ -148,10 +159,41 @@ func parsePackageFiles(files map[string][]byte) (*AppPackage, error) {
 		}
 		pkg.Clusters = clusters
 	}
+	if b := files[QueryProfileFile]; b != nil {
+		fields, err := parseQueryProfile(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", QueryProfileFile, err)
+		}
+		pkg.QueryProfile = fields
+	}
 	if err := ValidateSchemas(pkg.Schemas); err != nil {
 		return nil, err
 	}
 	return pkg, nil
+}
+
+// parseQueryProfile reads the fields of a query profile,
+// <query-profile id="default"><field name="n">value</field>...; nested
+// profiles, inheritance and types are not read.
+func parseQueryProfile(b []byte) (map[string]string, error) {
+	var doc struct {
+		XMLName xml.Name
+		Fields  []struct {
+			Name  string `xml:"name,attr"`
+			Value string `xml:",chardata"`
+		} `xml:"field"`
+	}
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		return nil, err
+	}
+	if doc.XMLName.Local != "query-profile" {
+		return nil, fmt.Errorf("the root element is <%s>, not <query-profile>", doc.XMLName.Local)
+	}
+	fields := map[string]string{}
+	for _, f := range doc.Fields {
+		fields[f.Name] = strings.TrimSpace(f.Value)
+	}
+	return fields, nil
 }
 
 // parseServices reads the content clusters and their document types.

@@ -170,6 +170,8 @@ type Application struct {
 	byType     map[string]*Schema
 	clusters   []Cluster
 	Generation int64
+	// QueryProfile holds the default query profile's fields; nil for none.
+	QueryProfile map[string]string
 }
 
 // DefaultCluster is the content cluster name used when no services.xml names one.

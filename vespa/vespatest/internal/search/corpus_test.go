@@ -14,9 +14,12 @@ import (
 type memCorpus struct {
 	schemas []Schema
 	docs    []Document
+	profile map[string]string // the default query profile's fields
 }
 
 func (m *memCorpus) Schemas() []Schema { return m.schemas }
+
+func (m *memCorpus) DefaultQueryProfile() map[string]string { return m.profile }
 
 func (m *memCorpus) Each(fn func(Document) bool) {
 	for _, d := range m.docs {

@@ -68,6 +68,13 @@ func (h *handler) execute(ctx context.Context, req *request, start time.Time) (*
 	if e != nil {
 		return nil, e
 	}
+	if len(st.groupings) > 0 { // GroupingExecutor, before the backend is asked
+		if err := checkGlobalMaxGroups(st.groupings, p, h.globalMaxGroups()); err != nil {
+			e := queryError(err)
+			e.source = oneSource(types, schemas)
+			return nil, e
+		}
+	}
 	if req.timeout < ImmediateTimeout || !req.wait(ctx) {
 		return nil, timeoutError(req.timeout)
 	}

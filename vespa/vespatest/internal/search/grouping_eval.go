@@ -58,15 +58,10 @@ type group struct {
 // evalGrouping evaluates every grouping request over the matches (in result order) and returns
 // the root groups, group:root:0, group:root:1, ...
 func evalGrouping(reqs []*gOp, ms []match, p params, schemas schemaSet) ([]gNode, error) {
-	ev := &gEval{schemas: schemas, maxGroup: defaultMaxGroups, maxHits: defaultMaxHits}
-	for name, dst := range map[string]*int{"grouping.defaultMaxGroups": &ev.maxGroup, "grouping.defaultMaxHits": &ev.maxHits} {
-		if v, ok := p.get(name); ok && strings.TrimSpace(v) != "" {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil {
-				return nil, &carriedResultError{e: illegalQuery(fmt.Sprintf("Could not set '%s' to '%s': '%s' is not a valid integer", name, v, v))}
-			}
-			*dst = n // -1: unlimited
-		}
+	ev := &gEval{schemas: schemas}
+	var err error
+	if ev.maxGroup, ev.maxHits, err = groupingDefaults(p); err != nil {
+		return nil, err
 	}
 	// Grouping sees every match in rank order, whatever the query's order by: hit lists are
 	// ordered by relevance, as the content nodes' grouping keeps them.

@@ -31,7 +31,9 @@ var purchaseSchema = Schema{Name: "purchase", Fields: []Field{
 func purchaseCorpus(n int) (*memCorpus, []purchase) {
 	r := rand.New(rand.NewPCG(7, 19))
 	customers := []string{"Jones", "Brown", "Smith", "Lee", "Díaz"}
-	c := &memCorpus{schemas: []Schema{purchaseSchema}}
+	// Groupings here use max(inf), which Vespa refuses unless the default
+	// query profile switches grouping.globalMaxGroups off, as this one does.
+	c := &memCorpus{schemas: []Schema{purchaseSchema}, profile: map[string]string{"grouping.globalMaxGroups": "-1"}}
 	var ps []purchase
 	for i := range n {
 		p := purchase{

@@ -77,6 +77,9 @@ func (h *handler) serve(r *http.Request) *result {
 	if e != nil {
 		return errorResult(*e)
 	}
+	if e := globalMaxGroupsInRequest(p, r.URL.RequestURI()); e != nil {
+		return errorResult(*e)
+	}
 	req.latency = latencyFrom(r.Context())
 	res, e := h.execute(r.Context(), req, start)
 	if e != nil {

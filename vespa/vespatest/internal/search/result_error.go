@@ -8,11 +8,13 @@ const (
 	CodeInvalidQueryParam   = 4
 	CodeUnspecified         = 5
 	CodeTimeout             = 12
+	CodeBadRequest          = 17  // a web-service code: HTTP 400
 	CodeNotImplemented      = 501 // a web-service code: Vespa answers it with HTTP 501
 	summaryIllegalQuery     = "Illegal query"
 	summaryInvalidParameter = "Invalid query parameter"
 	summaryUnspecified      = "Unspecified error"
 	summaryTimeout          = "Timed out"
+	summaryBadRequest       = "Bad request."
 	summaryNotImplemented   = "Not implemented"
 )
 

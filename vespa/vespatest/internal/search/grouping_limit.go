@@ -1,0 +1,256 @@
+package search
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// This file holds Vespa's bound on the size of a grouping result,
+// grouping.globalMaxGroups: container-search's RequestBuilder
+// (grouping/vespa/RequestBuilder.java, validateGlobalMax) refuses a grouping
+// whose theoretical number of groups and summaries exceeds it, or that has a
+// group list or hit list without a bound (max(inf), or no max() with the
+// default switched off by grouping.defaultMaxGroups=-1 or
+// grouping.defaultMaxHits=-1). The bound is GroupingExecutor's
+// DEFAULT_GLOBAL_MAX_GROUPS, 10000, unless the default query profile sets
+// it; a negative bound disables the check. GroupingQueryParser.validate
+// refuses it as a request parameter.
+
+// DefaultGlobalMaxGroups is GroupingExecutor's DEFAULT_GLOBAL_MAX_GROUPS.
+const DefaultGlobalMaxGroups = 10000
+
+const globalMaxGroupsParam = "grouping.globalMaxGroups"
+
+const groupingDocs = " See https://docs.vespa.ai/en/querying/grouping.html for details."
+
+// globalMaxGroupsInRequest is GroupingQueryParser.validate, which runs for
+// every query: the parameter may only come from a query profile. The
+// IllegalInputException reaches SearchHandler, which answers
+// ErrorMessage.createBadRequest (code 17, HTTP 400) with "Invalid request
+// [<raw path and query>]: <message>".
+func globalMaxGroupsInRequest(p params, rawRequest string) *resultError {
+	if _, ok := p[globalMaxGroupsParam]; !ok {
+		return nil
+	}
+	return &resultError{code: CodeBadRequest, summary: summaryBadRequest,
+		message: "Invalid request [" + rawRequest + "]: " + globalMaxGroupsParam + " must be specified in a query profile."}
+}
+
+// groupingDefaults reads grouping.defaultMaxGroups and grouping.defaultMaxHits
+// (-1: no default, so an unbounded list).
+func groupingDefaults(p params) (maxGroups, maxHits int, err error) {
+	maxGroups, maxHits = defaultMaxGroups, defaultMaxHits
+	for name, dst := range map[string]*int{"grouping.defaultMaxGroups": &maxGroups, "grouping.defaultMaxHits": &maxHits} {
+		if v, ok := p.get(name); ok && strings.TrimSpace(v) != "" {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				return 0, 0, &carriedResultError{e: illegalQuery(fmt.Sprintf("Could not set '%s' to '%s': '%s' is not a valid integer", name, v, v))}
+			}
+			*dst = n
+		}
+	}
+	return maxGroups, maxHits, nil
+}
+
+// limitLevel is a GroupingLevel of RequestBuilder's output, as far as the
+// bound needs it: its group list's max (0 when none was put), the bucket
+// count of a predefined grouping (its buckets and the null bucket), whether
+// its group prototype has aggregation results, and the max of each hit list
+// in it.
+type limitLevel struct {
+	max, buckets int
+	aggr         bool
+	hits         []int
+}
+
+// limitRequest is one Grouping of RequestBuilder's output: one per path
+// from the root operation to a leaf.
+type limitRequest struct {
+	levels   []limitLevel
+	rootAggr bool
+}
+
+func (r limitRequest) clone() limitRequest {
+	c := limitRequest{levels: make([]limitLevel, len(r.levels)), rootAggr: r.rootAggr}
+	for i, l := range r.levels {
+		l.hits = append([]int(nil), l.hits...)
+		c.levels[i] = l
+	}
+	return c
+}
+
+// limitState is RequestBuilder's BuildState, as far as the bound needs it.
+type limitState struct {
+	groupBy *gExpr
+	max     *int
+}
+
+type limitBuilder struct {
+	maxGroups, maxHits int
+	reqs               []limitRequest
+}
+
+// checkGlobalMaxGroups is RequestBuilder.build's validateGlobalMax for every
+// grouping request of a query, against the bound globalMax (negative: off).
+// Its refusals are IllegalInputExceptions, which the search chain answers
+// with code 4 (Invalid query parameter), HTTP 400.
+func checkGlobalMaxGroups(ops []*gOp, p params, globalMax int64) error {
+	if globalMax < 0 {
+		return nil
+	}
+	maxGroups, maxHits, err := groupingDefaults(p)
+	if err != nil {
+		return err
+	}
+	for _, op := range ops {
+		b := &limitBuilder{maxGroups: maxGroups, maxHits: maxHits}
+		if err := b.walk(op, limitRequest{}, limitState{}); err != nil {
+			return err
+		}
+		if err := b.validate(globalMax); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// walk is RequestBuilder.processRequestNode for op and then its children,
+// each with its own copy of the request and state (as build's clones).
+func (b *limitBuilder) walk(op *gOp, req limitRequest, st limitState) error {
+	if op.each && st.groupBy != nil { // resolveEach: a level for the group list
+		l := limitLevel{}
+		if st.max != nil {
+			l.max = *st.max
+		}
+		if st.groupBy.kind == gPredefined {
+			l.buckets = len(st.groupBy.buckets) + 1
+		}
+		req.levels = append(req.levels, l)
+		st.groupBy, st.max = nil, nil
+	}
+	for _, out := range op.outputs { // resolveOutput, into the leaf group
+		leafAggr, leafHits := &req.rootAggr, (*[]int)(nil)
+		if n := len(req.levels); n > 0 {
+			leafAggr, leafHits = &req.levels[n-1].aggr, &req.levels[n-1].hits
+		}
+		*leafAggr = true
+		if out.kind == gSummary { // a hit list takes the pending max, even in the root group
+			m := 0
+			if st.max != nil {
+				m, st.max = *st.max, nil
+			}
+			if leafHits != nil { // validateGlobalMax counts the hit lists of levels only
+				*leafHits = append(*leafHits, m)
+			}
+		}
+	}
+	if op.groupBy != nil { // resolveGroupBy
+		if st.groupBy != nil {
+			return &carriedResultError{e: invalidParameter("Can not group list of groups.")}
+		}
+		st.groupBy = op.groupBy
+	}
+	if op.each || st.groupBy != nil { // resolveMax, where top-n is not allowed
+		switch {
+		case op.max == maxUnlimited:
+			st.max = nil
+		case op.max >= 0:
+			st.max = &op.max
+		case st.groupBy != nil && b.maxGroups != -1:
+			st.max = &b.maxGroups
+		case st.groupBy == nil && b.maxHits != -1:
+			st.max = &b.maxHits
+		}
+	}
+	if len(op.children) == 0 {
+		b.reqs = append(b.reqs, req)
+		return nil
+	}
+	for _, c := range op.children {
+		if err := b.walk(c, req.clone(), st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validate is pruneRequests then validateGlobalMax: trailing levels without
+// aggregation results are dropped, then every level adds the product of the
+// group maxes down to it, and each hit list that product times its max.
+// Java's int arithmetic wraps, and so does this.
+func (b *limitBuilder) validate(globalMax int64) error {
+	var total int32
+	for _, req := range b.reqs {
+		levels := req.levels
+		for len(levels) > 0 && !levels[len(levels)-1].aggr {
+			levels = levels[:len(levels)-1]
+		}
+		mult := int32(1)
+		for _, l := range levels {
+			m := l.max
+			if l.buckets > 0 && (l.buckets < m || m <= 0) {
+				m = l.buckets
+			}
+			if m <= 0 {
+				return &carriedResultError{e: invalidParameter("Cannot return unbounded number of groups when 'grouping.globalMaxGroups' is enabled. " +
+					"Either restrict group count with max() or disable 'grouping.globalMaxGroups'." + groupingDocs)}
+			}
+			mult *= int32(m)
+			total += mult
+			for _, h := range l.hits {
+				if h <= 0 {
+					return &carriedResultError{e: invalidParameter("Cannot return unbounded number of summaries when 'grouping.globalMaxGroups' is enabled. " +
+						"Either restrict summary count with max() or disable 'grouping.globalMaxGroups'." + groupingDocs)}
+				}
+				total += mult * int32(h)
+			}
+		}
+	}
+	if int64(total) > globalMax {
+		return &carriedResultError{e: invalidParameter(fmt.Sprintf("The theoretical total number of groups and summaries in grouping query exceeds "+
+			"'grouping.globalMaxGroups' ( %d > %d ). Either restrict group/summary counts with max() or disable 'grouping.globalMaxGroups'."+groupingDocs,
+			total, globalMax))}
+	}
+	return nil
+}
+
+// QueryProfiled is a Corpus whose application package has a default query
+// profile (search/query-profiles/default.xml): its fields by name. Only
+// grouping.globalMaxGroups is read from it.
+type QueryProfiled interface {
+	DefaultQueryProfile() map[string]string
+}
+
+// globalMaxGroups is the bound in force: the default query profile's
+// grouping.globalMaxGroups if the corpus has one that parses as a long
+// (GroupingRequest's longProperty), else DefaultGlobalMaxGroups.
+func (h *handler) globalMaxGroups() int64 {
+	if qp, ok := h.corpus.(QueryProfiled); ok {
+		if v, ok := qp.DefaultQueryProfile()[globalMaxGroupsParam]; ok {
+			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+				return n
+			}
+		}
+	}
+	return DefaultGlobalMaxGroups
+}
+
+// oneSource names the searched document type when there is exactly one, as
+// the source of an error the search chain reports for it.
+func oneSource(types map[string]bool, schemas schemaSet) string {
+	names := types
+	if names == nil {
+		names = map[string]bool{}
+		for t := range schemas.types {
+			names[t] = true
+		}
+	}
+	if len(names) != 1 {
+		return ""
+	}
+	for t := range names {
+		return t
+	}
+	return ""
+}
