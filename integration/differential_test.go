@@ -124,7 +124,6 @@ var diffKnown = map[string]struct {
 	"visit bad continuation":     {reason: "the emulator's continuation tokens are its own format, so their parse errors differ"},
 	"query yql syntax error":     {reason: "the YQL parser's error position differs (column 26 against Vespa's 32)"},
 	"query unknown rank profile": {reason: "not settled by the harness: its container has no rank profiles in its schema info (the same cause leaves input.query(q) untyped), so it accepts any; Vespa and the emulator refuse", statusToo: true},
-	"query grouping unbounded":   {reason: "Vespa refuses max(inf) while grouping.globalMaxGroups is on (its default); the emulator groups without bound", statusToo: true},
 	"query post bad json":        {reason: "JSON parser error texts differ (Vespa's are Jackson's)"},
 }
 
