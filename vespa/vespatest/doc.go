@@ -18,8 +18,15 @@
 //     over a few rank features (bm25, closeness, nativeRank, attribute,
 //     query inputs). The default relevance is its own, not nativeRank, so
 //     compare orders and hits, never scores. Second and global phases,
-//     grouping, the JSON query language, other formats and the rarer
-//     operators are answered with 501, never with a wrong result.
+//     grouping beyond a subset (all/each, group by an attribute or
+//     predefined buckets, max, order, count/sum/avg/min/max, summary()), the
+//     JSON query language, other formats and the rarer operators are
+//     answered with 501, never with a wrong result.
+//   - Query profiles: of an application package's
+//     search/query-profiles/default.xml (or [WithQueryProfile]) only
+//     grouping.globalMaxGroups is read; other profiles, and defaults such as
+//     hits or ranking set in a profile, are not applied. So max(inf) is
+//     refused, as Vespa refuses it, unless the profile sets the bound to -1.
 //   - No linguistics: text is lower-cased and split on anything but letters
 //     and digits; no stemming, normalisation of accents or CJK segmentation.
 //     Indexing statements decide only whether a field is in the summary and
@@ -39,9 +46,14 @@
 //   - Structs are stored as any JSON, unchecked; predicate, raw and reference
 //     fields as strings; imported fields, parent/child, document processors,
 //     streaming search and document expiry are not modelled.
-//   - The config server deploys a package's schemas and content clusters;
-//     it runs no validation overrides, application tests or hosted-only
-//     preprocessing.
+//   - The config server deploys a package's schemas, content clusters and
+//     default query profile; it runs no validation overrides, application
+//     tests or hosted-only preprocessing. A deploy takes no time unless an
+//     [OpDeploy] fault adds latency, which counts as model building: the
+//     timeout parameter is checked after the prepare's steps and before
+//     activation as Vespa checks it (408 REQUEST_TIMEOUT), but not in
+//     Vespa's ZooKeeper barrier waits (a 500 when another config server is
+//     slow) nor against its handler's own limit (504 after 540 s).
 //
 // # Using it
 //
@@ -161,8 +173,6 @@
 //     selections (JavaCC's), and the column of a YQL syntax error;
 //   - continuation tokens are this package's own format, so a bad one is
 //     refused with another message (and tokens are not Vespa's bytes);
-//   - a grouping with max(inf) is answered here; Vespa refuses it (400, code
-//     4) while grouping.globalMaxGroups is on, which is its default;
 //   - a GET of an unknown document type and a query with an unknown rank
 //     profile are refused here (400); the harness routes the first to its store
 //     and its container knows no rank profiles, so neither is settled yet.

@@ -124,6 +124,12 @@
 // hitlist:<label> nodes, keys in JsonRenderer's order. A grouping attribute no searched schema
 // declares is 400, code 4 ("Grouping request references attribute 'x' which is not available
 // …"); a grouping that does not parse is 400, code 3 (the message is the emulator's own).
+// Before the corpus is scanned, the size of each grouping is bounded as RequestBuilder bounds
+// it: a group or hit list without a limit (max(inf), or no max() with grouping.defaultMaxGroups
+// or grouping.defaultMaxHits at -1) or a theoretical total of groups and summaries above
+// grouping.globalMaxGroups (10000, or the default query profile's value; -1 turns the check
+// off) is 400, code 4, with Vespa's message; grouping.globalMaxGroups as a request parameter is
+// 400, code 17 ("... must be specified in a query profile.").
 // Everything else of the grouping language (other functions and clauses, arithmetic, aliases,
 // where, map lookups, string or infinite buckets, named summaries, a matched document without
 // a value for a single-value grouping attribute, continuations for paging groups) is 501.
