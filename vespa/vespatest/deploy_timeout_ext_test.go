@@ -111,7 +111,7 @@ func TestConfigServer_multipartTimeout(t *testing.T) {
 		aw, _ := mw.CreateFormFile("applicationPackage", "app.zip")
 		aw.Write(zipPackage(t))
 		mw.Close()
-		req, _ := http.NewRequestWithContext(t.Context(), "POST", s.ConfigServerURL()+"/application/v2/tenant/default/prepareandactivate?timeout=0", &buf)
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.ConfigServerURL()+"/application/v2/tenant/default/prepareandactivate?timeout=0", &buf)
 		req.Header.Set("Content-Type", mw.FormDataContentType())
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {

@@ -2,6 +2,7 @@ package configserver
 
 import (
 	"math"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -39,7 +40,7 @@ func TestRequestTimeout(t *testing.T) {
 		"?timeout=.":         def,
 		"?timeout=1e":        def,
 	} {
-		r := httptest.NewRequest("POST", "/application/v2/tenant/default/prepareandactivate"+q, nil)
+		r := httptest.NewRequest(http.MethodPost, "/application/v2/tenant/default/prepareandactivate"+q, nil)
 		if got := requestTimeout(r, def); got != want {
 			t.Errorf("requestTimeout(%q) = %v, want %v", q, got, want)
 		}

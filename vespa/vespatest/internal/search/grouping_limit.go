@@ -196,14 +196,14 @@ func (b *limitBuilder) validate(globalMax int64) error {
 				return &carriedResultError{e: invalidParameter("Cannot return unbounded number of groups when 'grouping.globalMaxGroups' is enabled. " +
 					"Either restrict group count with max() or disable 'grouping.globalMaxGroups'." + groupingDocs)}
 			}
-			mult *= int32(m)
+			mult *= int32(m) //nolint:gosec // G115: RequestBuilder works in Java ints, which wrap
 			total += mult
 			for _, h := range l.hits {
 				if h <= 0 {
 					return &carriedResultError{e: invalidParameter("Cannot return unbounded number of summaries when 'grouping.globalMaxGroups' is enabled. " +
 						"Either restrict summary count with max() or disable 'grouping.globalMaxGroups'." + groupingDocs)}
 				}
-				total += mult * int32(h)
+				total += mult * int32(h) //nolint:gosec // G115: as above
 			}
 		}
 	}
