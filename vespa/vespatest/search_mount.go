@@ -16,6 +16,9 @@ type corpus struct{ s *Server }
 
 func (c corpus) Schemas() []search.Schema { return c.s.app.Load().Schemas }
 
+// ClusterOf names the content cluster of a document type.
+func (c corpus) ClusterOf(docType string) string { return c.s.app.Load().ClusterOf(docType) }
+
 // DefaultQueryProfile is the application's default query profile.
 func (c corpus) DefaultQueryProfile() map[string]string { return c.s.app.Load().QueryProfile }
 

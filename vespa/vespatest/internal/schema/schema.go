@@ -214,6 +214,17 @@ func (a *Application) IsGlobal(docType string) bool {
 	return false
 }
 
+// ClusterOf names the content cluster that holds docType: the first that
+// lists it, or the first cluster when none does (lenient mode).
+func (a *Application) ClusterOf(docType string) string {
+	for _, c := range a.clusters {
+		if slices.Contains(c.types, docType) {
+			return c.Name
+		}
+	}
+	return a.clusters[0].Name
+}
+
 func (a *Application) ClusterNames() []string {
 	names := make([]string, len(a.clusters))
 	for i, c := range a.clusters {

@@ -122,8 +122,10 @@
 // ResultBuilder sets it. count() is a long, sum(x) has x's type, avg(x) is a double. Output is
 // rendered after the hits as root groups group:root:<i>, with grouplist:<label> and
 // hitlist:<label> nodes, keys in JsonRenderer's order. A grouping attribute no searched schema
-// declares is 400, code 4 ("Grouping request references attribute 'x' which is not available
-// …"); a grouping that does not parse is 400, code 3 (the message is the emulator's own).
+// declares (any declared field counts as an attribute) is refused before anything else of the
+// grouping, as GroupingValidator refuses it: 400, code 17, "Invalid request [<path and query>]:
+// Grouping request references attribute 'x' which is not available in cluster 'c'."; a
+// grouping that does not parse is 400, code 3 (the message is the emulator's own).
 // Before the corpus is scanned, the size of each grouping is bounded as RequestBuilder bounds
 // it: a group or hit list without a limit (max(inf), or no max() with grouping.defaultMaxGroups
 // or grouping.defaultMaxHits at -1) or a theoretical total of groups and summaries above

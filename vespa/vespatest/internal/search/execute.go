@@ -68,11 +68,13 @@ func (h *handler) execute(ctx context.Context, req *request, start time.Time) (*
 	if e != nil {
 		return nil, e
 	}
-	if len(st.groupings) > 0 { // GroupingExecutor, before the backend is asked
-		if err := checkGlobalMaxGroups(st.groupings, p, h.globalMaxGroups()); err != nil {
-			e := queryError(err)
-			e.source = oneSource(types, schemas)
-			return nil, e
+	if len(st.groupings) > 0 { // GroupingValidator, then GroupingExecutor, before the backend is asked
+		err := h.checkGroupingAttributes(st.groupings, types, schemas)
+		if err == nil {
+			err = checkGlobalMaxGroups(st.groupings, p, h.globalMaxGroups())
+		}
+		if err != nil {
+			return nil, groupingError(err, req.rawURI, oneSource(types, schemas))
 		}
 	}
 	if req.timeout < ImmediateTimeout || !req.wait(ctx) {
@@ -139,7 +141,7 @@ func (h *handler) execute(ctx context.Context, req *request, start time.Time) (*
 	if len(st.groupings) > 0 {
 		groups, err := evalGrouping(st.groupings, matches, p, schemas)
 		if err != nil {
-			return nil, queryError(err)
+			return nil, groupingError(err, req.rawURI, "")
 		}
 		res.groups = groups
 	}

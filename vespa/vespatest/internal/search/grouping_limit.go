@@ -1,7 +1,10 @@
 package search
 
 import (
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -29,13 +32,32 @@ const groupingDocs = " See https://docs.vespa.ai/en/querying/grouping.html for d
 // IllegalInputException reaches SearchHandler, which answers
 // ErrorMessage.createBadRequest (code 17, HTTP 400) with "Invalid request
 // [<raw path and query>]: <message>".
+// With a yql parameter the check runs in MinimalQueryInserter, whose
+// IllegalInputException prefixes "Illegal YQL query: ".
 func globalMaxGroupsInRequest(p params, rawRequest string) *resultError {
 	if _, ok := p[globalMaxGroupsParam]; !ok {
 		return nil
 	}
-	return &resultError{code: CodeBadRequest, summary: summaryBadRequest,
-		message: "Invalid request [" + rawRequest + "]: " + globalMaxGroupsParam + " must be specified in a query profile."}
+	msg := globalMaxGroupsParam + " must be specified in a query profile."
+	if _, ok := p.get("yql"); ok {
+		msg = "Illegal YQL query: " + msg
+	}
+	e := invalidRequest(rawRequest, msg)
+	return &e
 }
+
+// invalidRequest is an IllegalInputException that reaches SearchHandler:
+// ErrorMessage.createBadRequest, code 17 (HTTP 400), "Invalid request
+// [<raw path and query>]: <message>".
+func invalidRequest(rawRequest, msg string) resultError {
+	return resultError{code: CodeBadRequest, summary: summaryBadRequest, message: "Invalid request [" + rawRequest + "]: " + msg}
+}
+
+// invalidRequestError carries the message of an invalidRequest through
+// error returns, for execute to add the request.
+type invalidRequestError struct{ msg string }
+
+func (e *invalidRequestError) Error() string { return e.msg }
 
 // groupingDefaults reads grouping.defaultMaxGroups and grouping.defaultMaxHits
 // (-1: no default, so an unbounded list).
@@ -44,8 +66,8 @@ func groupingDefaults(p params) (maxGroups, maxHits int, err error) {
 	for name, dst := range map[string]*int{"grouping.defaultMaxGroups": &maxGroups, "grouping.defaultMaxHits": &maxHits} {
 		if v, ok := p.get(name); ok && strings.TrimSpace(v) != "" {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil {
-				return 0, 0, &carriedResultError{e: illegalQuery(fmt.Sprintf("Could not set '%s' to '%s': '%s' is not a valid integer", name, v, v))}
+			if err != nil { // GroupingRequest.intProperty, under MinimalQueryInserter
+				return 0, 0, &invalidRequestError{msg: fmt.Sprintf("Illegal YQL query: '%s' is not a valid integer", v)}
 			}
 			*dst = n
 		}
@@ -253,4 +275,83 @@ func oneSource(types map[string]bool, schemas schemaSet) string {
 		return t
 	}
 	return ""
+}
+
+// Clustered is a Corpus that knows the content cluster of a document type,
+// which Vespa's grouping errors name.
+type Clustered interface {
+	ClusterOf(docType string) string
+}
+
+// attributes calls fn with every attribute a grouping operation reads:
+// group-by expressions (a predefined one's argument), aggregates, orders.
+func (op *gOp) attributes(fn func(string)) {
+	var expr func(e *gExpr)
+	expr = func(e *gExpr) {
+		if e == nil {
+			return
+		}
+		if e.kind == gAttr {
+			fn(e.name)
+		}
+		expr(e.arg)
+	}
+	expr(op.groupBy)
+	for i := range op.outputs {
+		expr(&op.outputs[i])
+	}
+	for i := range op.order {
+		expr(&op.order[i])
+	}
+	for _, c := range op.children {
+		c.attributes(fn)
+	}
+}
+
+// checkGroupingAttributes is GroupingValidator, which runs before the
+// grouping is built (so before the bound): an attribute no searched schema
+// declares is its UnavailableAttributeException, an IllegalInputException
+// that reaches SearchHandler ("Grouping request references attribute 'x'
+// which is not available in cluster 'c'."). The emulator takes any declared
+// field for an attribute.
+func (h *handler) checkGroupingAttributes(ops []*gOp, types map[string]bool, schemas schemaSet) error {
+	if schemas.lenient() {
+		return nil
+	}
+	var missing string
+	for _, op := range ops {
+		op.attributes(func(name string) {
+			if _, ok := schemas.anyField(name); !ok && missing == "" {
+				missing = name
+			}
+		})
+	}
+	if missing == "" {
+		return nil
+	}
+	// Vespa validates per cluster and reports the first that fails; here the
+	// first searched type's, in name order.
+	names := slices.Sorted(maps.Keys(types))
+	if types == nil {
+		names = slices.Sorted(maps.Keys(schemas.types))
+	}
+	cluster := names[0]
+	if c, ok := h.corpus.(Clustered); ok {
+		cluster = c.ClusterOf(cluster)
+	}
+	return &invalidRequestError{msg: fmt.Sprintf("Grouping request references attribute '%s' which is not available in cluster '%s'.", missing, cluster)}
+}
+
+// groupingError is the result error of a grouping's refusal.
+func groupingError(err error, rawURI, source string) *resultError {
+	var ir *invalidRequestError
+	if errors.As(err, &ir) {
+		e := invalidRequest(rawURI, ir.msg)
+		return &e
+	}
+	e := queryError(err)
+	if e.code == CodeInvalidQueryParam {
+		e.source = source
+	}
+	return e
 }

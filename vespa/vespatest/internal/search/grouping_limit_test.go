@@ -107,9 +107,32 @@ func TestHandler_globalMaxGroups(t *testing.T) {
 	for _, v := range []string{"-1", ""} {
 		req := httptest.NewRequest(http.MethodGet, "/search/?grouping.globalMaxGroups="+v+"&yql="+url.QueryEscape("select * from music where true"), nil)
 		r := do(t, music, req)
-		wantMsg := "Invalid request [" + req.URL.RequestURI() + "]: grouping.globalMaxGroups must be specified in a query profile."
+		wantMsg := "Invalid request [" + req.URL.RequestURI() + "]: Illegal YQL query: grouping.globalMaxGroups must be specified in a query profile."
 		if r.status != 400 || len(r.Root.Errors) != 1 || r.Root.Errors[0].Code != 17 || r.Root.Errors[0].Message != wantMsg {
 			t.Errorf("grouping.globalMaxGroups=%q as a request parameter: %d %s, want 400 code 17 %q", v, r.status, r.body, wantMsg)
+		}
+	}
+	// Without yql, GroupingQueryParser refuses it and MinimalQueryInserter adds no prefix:
+	// the JDisc target answers /search/?query=foo&grouping.globalMaxGroups=5 so.
+	req := httptest.NewRequest(http.MethodGet, "/search/?query=foo&grouping.globalMaxGroups=5", nil)
+	if r := do(t, music, req); r.status != 400 || len(r.Root.Errors) != 1 || r.Root.Errors[0].Message !=
+		"Invalid request [/search/?query=foo&grouping.globalMaxGroups=5]: grouping.globalMaxGroups must be specified in a query profile." {
+		t.Errorf("without yql: %d %s", r.status, r.body)
+	}
+	// Also as the JDisc target answers (run by hand, Vespa 8.700.24): GroupingValidator's
+	// unknown attribute comes before the bound, and both it and a bad default are
+	// IllegalInputExceptions reported by SearchHandler (code 17), the latter under
+	// MinimalQueryInserter's "Illegal YQL query: ".
+	for kv, want := range map[[2]string]string{
+		{"yql", "select * from music where true | all(group(nosuch) max(inf) each(output(count())))"}: "Grouping request references attribute 'nosuch' which is not available in cluster 'music'.",
+		{"grouping.defaultMaxGroups", "zz"}: "Illegal YQL query: 'zz' is not a valid integer",
+	} {
+		q := url.Values{"yql": {unbounded}}
+		q.Set(kv[0], kv[1])
+		req := httptest.NewRequest(http.MethodGet, "/search/?"+q.Encode(), nil)
+		r := do(t, music, req)
+		if wantMsg := "Invalid request [" + req.URL.RequestURI() + "]: " + want; r.status != 400 || len(r.Root.Errors) != 1 || r.Root.Errors[0].Code != 17 || r.Root.Errors[0].Message != wantMsg {
+			t.Errorf("%s=%s: %d %s, want code 17 %q", kv[0], kv[1], r.status, r.body, wantMsg)
 		}
 	}
 	for v, status := range map[string]int{"-1": 200, "1000": 400, "junk": 400} { // junk: the default applies

@@ -52,6 +52,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // request is a validated query request.
 type request struct {
 	p          params
+	rawURI     string // the path and query as sent, for "Invalid request [...]" messages
 	hits       int
 	offset     int
 	timeout    time.Duration
@@ -77,7 +78,8 @@ func (h *handler) serve(r *http.Request) *result {
 	if e != nil {
 		return errorResult(*e)
 	}
-	if e := globalMaxGroupsInRequest(p, r.URL.RequestURI()); e != nil {
+	req.rawURI = r.URL.RequestURI()
+	if e := globalMaxGroupsInRequest(p, req.rawURI); e != nil {
 		return errorResult(*e)
 	}
 	req.latency = latencyFrom(r.Context())

@@ -253,7 +253,7 @@ func TestHandler_ParameterErrors(t *testing.T) {
 		{[]string{"yql", yql("true") + " timeout 2"}, 504, 12, "No time left after waiting for 2ms"},
 		{[]string{"yql", "selectz * from foo where bar > 1453501295"}, 400, 4, "Could not create query from YQL: query:L1:0 mismatched input 'selectz'"},
 		{[]string{"yql", yql("true | all(group(time.year(year)) each(output(count())))")}, 501, 501, "does not implement the grouping function time"},
-		{[]string{"yql", yql("true | all(group(nosuch) each(output(count())))")}, 400, 4, "references attribute 'nosuch'"},
+		{[]string{"yql", yql("true | all(group(nosuch) each(output(count())))")}, 400, 17, "references attribute 'nosuch' which is not available in cluster 'book'."},
 		{[]string{"yql", yql("true | all(group(year) each(output(count()))")}, 400, 4, "mismatched input"},
 		{[]string{"query", "a", "format", "xml"}, 501, 501, "does not implement presentation.format=xml"},
 	} {
