@@ -81,6 +81,7 @@ func groupingDefaults(p params) (maxGroups, maxHits int, err error) {
 // its group prototype has aggregation results, and the max of each hit list
 // in it.
 type limitLevel struct {
+	tag          int // its group prototype's
 	max, buckets int
 	aggr         bool
 	hits         []int
@@ -106,29 +107,37 @@ func (r limitRequest) clone() limitRequest {
 type limitState struct {
 	groupBy *gExpr
 	max     *int
+	label   string
 }
 
 type limitBuilder struct {
 	maxGroups, maxHits int
 	reqs               []limitRequest
+	levels             map[*gOp]int
+	labels             labels
 }
 
-// checkGlobalMaxGroups is RequestBuilder.build's validateGlobalMax for every
-// grouping request of a query, against the bound globalMax (negative: off).
+// checkGlobalMaxGroups is RequestBuilder.build for every grouping request of
+// a query: the levels resolved, the labels given, then validateGlobalMax
+// against the bound globalMax (negative: off).
 // Its refusals are IllegalInputExceptions, which the search chain answers
 // with code 4 (Invalid query parameter), HTTP 400.
 func checkGlobalMaxGroups(ops []*gOp, p params, globalMax int64) error {
-	if globalMax < 0 {
-		return nil
-	}
 	maxGroups, maxHits, err := groupingDefaults(p)
 	if err != nil {
 		return err
 	}
 	for _, op := range ops {
-		b := &limitBuilder{maxGroups: maxGroups, maxHits: maxHits}
+		b := &limitBuilder{maxGroups: maxGroups, maxHits: maxHits, levels: map[*gOp]int{},
+			labels: labels{tag: 1, children: map[int]map[string]bool{}}} // the root group is tag 1
+		if err := resolveLevels(op, 1, b.levels); err != nil {
+			return err
+		}
 		if err := b.walk(op, limitRequest{}, limitState{}); err != nil {
 			return err
+		}
+		if globalMax < 0 {
+			continue
 		}
 		if err := b.validate(globalMax); err != nil {
 			return err
@@ -140,8 +149,16 @@ func checkGlobalMaxGroups(ops []*gOp, p params, globalMax int64) error {
 // walk is RequestBuilder.processRequestNode for op and then its children,
 // each with its own copy of the request and state (as build's clones).
 func (b *limitBuilder) walk(op *gOp, req limitRequest, st limitState) error {
+	leafTag := func() int {
+		if n := len(req.levels); n > 0 {
+			return req.levels[n-1].tag
+		}
+		return 1
+	}
+	parentTag := leafTag()
 	if op.each && st.groupBy != nil { // resolveEach: a level for the group list
-		l := limitLevel{}
+		b.labels.tag++
+		l := limitLevel{tag: b.labels.tag}
 		if st.max != nil {
 			l.max = *st.max
 		}
@@ -151,7 +168,27 @@ func (b *limitBuilder) walk(op *gOp, req limitRequest, st limitState) error {
 		req.levels = append(req.levels, l)
 		st.groupBy, st.max = nil, nil
 	}
+	if op.each {
+		if op.label != "" {
+			st.label = op.label
+		}
+		if b.levels[op] > 0 {
+			if err := b.labels.put(parentTag, st.label, "group list"); err != nil {
+				return err
+			}
+		}
+	}
 	for _, out := range op.outputs { // resolveOutput, into the leaf group
+		b.labels.tag++
+		label, kind := out.label, "output"
+		if out.kind == gSummary {
+			label, kind = st.label, "hit list"
+		} else if label == "" {
+			label = out.text()
+		}
+		if err := b.labels.put(leafTag(), label, kind); err != nil {
+			return err
+		}
 		leafAggr, leafHits := &req.rootAggr, (*[]int)(nil)
 		if n := len(req.levels); n > 0 {
 			leafAggr, leafHits = &req.levels[n-1].aggr, &req.levels[n-1].hits
@@ -172,6 +209,9 @@ func (b *limitBuilder) walk(op *gOp, req limitRequest, st limitState) error {
 			return &carriedResultError{e: invalidParameter("Can not group list of groups.")}
 		}
 		st.groupBy = op.groupBy
+		st.label = op.groupBy.text() // the label of the next each()
+	} else if b.levels[op] == 1 {
+		st.label = "hits" // the next each() is a hit list
 	}
 	if op.each || st.groupBy != nil { // resolveMax, where top-n is not allowed
 		switch {

@@ -1,0 +1,43 @@
+package search
+
+import "testing"
+
+// TestCheckGlobalMaxGroups_levelsAndLabels takes the refusals of Vespa's
+// RequestBuilderTestCase (requireThatSiblingAggregatorsCanNotShareSameLabel,
+// requireThatAggregationLevelIsValidatedFails, the group list label cases)
+// and two the JDisc target gave (summary() directly in a group; two each()
+// under one group), with the bound off: they do not depend on it.
+func TestCheckGlobalMaxGroups_levelsAndLabels(t *testing.T) {
+	for grouping, want := range map[string]string{
+		"all(group(a) each(output(count(),count())))":                                        "Can not use output label 'count()' for multiple siblings.",
+		"all(group(a) each(output(count() as(b),count() as(b))))":                            "Can not use output label 'b' for multiple siblings.",
+		"all(group(artist) output(sum(length)))":                                             "Expression 'length' not applicable for single group.",
+		"all(group(artist) each(group(album) output(sum(length))))":                          "Expression 'length' not applicable for single group.",
+		"all(group(a) each(output(count())) each(output(count())))":                          "Can not use group list label 'a' for multiple siblings.",
+		"all(all(group(a) each(output(count()))) all(group(a) each(output(count()))))":       "Can not use group list label 'a' for multiple siblings.",
+		"all(group(year) max(5) each(output(summary())))":                                    "Expression 'summary()' not applicable for single group.",
+		"all(group(year) max(2) each(output(count())) each(max(2) each(output(summary()))))": "Can not use group list label 'year' for multiple siblings.",
+	} {
+		op, err := parseGrouping(grouping)
+		if err != nil {
+			t.Fatalf("%s: %v", grouping, err)
+		}
+		if err := checkGlobalMaxGroups([]*gOp{op}, params{}, -1); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", grouping, err, want)
+		}
+	}
+	for _, ok := range []string{
+		"all(group(artist) each(output(count())))",
+		"all(group(a) each(output(count())) each(output(count())) as(other))",
+		"all(group(a) output(count()) each(output(count()) max(3) each(output(summary()))))",
+		"all(group(a) max(3) each(output(count()) all(group(b) max(5) each(output(count())))))",
+	} {
+		op, err := parseGrouping(ok)
+		if err != nil {
+			t.Fatalf("%s: %v", ok, err)
+		}
+		if err := checkGlobalMaxGroups([]*gOp{op}, params{}, -1); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+}
