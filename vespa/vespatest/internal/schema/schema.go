@@ -91,6 +91,16 @@ func (f Field) InSummary() bool {
 	return slices.Contains(indexingSteps(f.Indexing), "summary")
 }
 
+// MaybeAttribute reports whether the field can be an attribute: its indexing
+// statement has an attribute step, or it has none (a field declared in Go
+// without one is taken for an attribute).
+func (f Field) MaybeAttribute() bool {
+	if strings.TrimSpace(f.Indexing) == "" {
+		return true
+	}
+	return slices.Contains(indexingSteps(f.Indexing), "attribute")
+}
+
 // indexingSteps splits an indexing statement into its steps, "summary",
 // "index", "input title" and so on; statements separated by ";" are joined.
 func indexingSteps(s string) []string {

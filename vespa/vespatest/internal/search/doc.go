@@ -122,7 +122,8 @@
 // ResultBuilder sets it. count() is a long, sum(x) has x's type, avg(x) is a double. Output is
 // rendered after the hits as root groups group:root:<i>, with grouplist:<label> and
 // hitlist:<label> nodes, keys in JsonRenderer's order. A grouping attribute no searched schema
-// declares (any declared field counts as an attribute) is refused before anything else of the
+// declares as an attribute (an indexing statement without attribute; a Go field without one
+// counts as an attribute) is refused before anything else of the
 // grouping, as GroupingValidator refuses it: 400, code 17, "Invalid request [<path and query>]:
 // Grouping request references attribute 'x' which is not available in cluster 'c'."; a
 // grouping that does not parse is 400, code 3 (the message is the emulator's own).

@@ -1,6 +1,9 @@
 package search
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestCheckGlobalMaxGroups_levelsAndLabels takes the refusals of Vespa's
 // RequestBuilderTestCase (requireThatSiblingAggregatorsCanNotShareSameLabel,
@@ -39,5 +42,23 @@ func TestCheckGlobalMaxGroups_levelsAndLabels(t *testing.T) {
 		if err := checkGlobalMaxGroups([]*gOp{op}, params{}, -1); err != nil {
 			t.Errorf("%s: %v", ok, err)
 		}
+	}
+}
+
+// TestHandler_groupingNeedsAttribute: an index-only field is not an
+// attribute, and the JDisc target refuses group(title) of
+// integration/testdata/app (indexing: summary | index) so.
+func TestHandler_groupingNeedsAttribute(t *testing.T) {
+	c := &memCorpus{schemas: []Schema{{Name: "music", Fields: []Field{
+		{Name: "title", Type: "string", Indexed: true, Indexing: "summary | index"},
+		{Name: "year", Type: "int", Indexing: "summary | attribute"},
+	}}}}
+	r := get(t, c, "yql", "select * from music where true | all(group(title) max(3) each(output(count())))")
+	if r.status != 400 || len(r.Root.Errors) != 1 || r.Root.Errors[0].Code != 17 ||
+		!strings.HasSuffix(r.Root.Errors[0].Message, "]: Grouping request references attribute 'title' which is not available in cluster 'music'.") {
+		t.Errorf("group(title): %d %s", r.status, r.body)
+	}
+	if r := get(t, c, "yql", "select * from music where true | all(group(year) max(3) each(output(count())))"); r.status != 200 {
+		t.Errorf("group(year): %d %s", r.status, r.body)
 	}
 }

@@ -352,8 +352,8 @@ func (op *gOp) attributes(fn func(string)) {
 // grouping is built (so before the bound): an attribute no searched schema
 // declares is its UnavailableAttributeException, an IllegalInputException
 // that reaches SearchHandler ("Grouping request references attribute 'x'
-// which is not available in cluster 'c'."). The emulator takes any declared
-// field for an attribute.
+// which is not available in cluster 'c'."), as is a field whose indexing has
+// no attribute step. A field declared in Go without indexing counts as one.
 func (h *handler) checkGroupingAttributes(ops []*gOp, types map[string]bool, schemas schemaSet) error {
 	if schemas.lenient() {
 		return nil
@@ -361,7 +361,7 @@ func (h *handler) checkGroupingAttributes(ops []*gOp, types map[string]bool, sch
 	var missing string
 	for _, op := range ops {
 		op.attributes(func(name string) {
-			if _, ok := schemas.anyField(name); !ok && missing == "" {
+			if f, ok := schemas.anyField(name); (!ok || !f.MaybeAttribute()) && missing == "" {
 				missing = name
 			}
 		})
