@@ -29,8 +29,9 @@
 //     refused, as Vespa refuses it, unless the profile sets the bound to -1.
 //   - No linguistics: text is lower-cased and split on anything but letters
 //     and digits; no stemming, normalisation of accents or CJK segmentation.
-//     Indexing statements decide only whether a field is in the summary and
-//     whether it matches as an index or as an attribute.
+//     Indexing statements decide only whether a field is in the summary,
+//     whether it matches as an index or as an attribute, and whether a
+//     grouping may use it (an attribute).
 //   - One node and one store: no distribution, redundancy, node failures,
 //     feed blocks or reindexing unless a fault injects them. Content
 //     clusters share the store, so a copy to another cluster changes nothing.
