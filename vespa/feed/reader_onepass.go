@@ -1,5 +1,10 @@
 package feed
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // This file reads one operation object in a single pass over its bytes: it
 // finds the object's end, validates it as strictly as encoding/json.Valid
 // (string escapes and control bytes, the number grammar, literals, nesting
@@ -99,7 +104,22 @@ func scanString(b []byte, i int) (int, bool) {
 }
 
 // scanDigits returns the index of the first non-digit of b at or after i.
+// It looks at eight bytes at a time: a byte is a digit when its high nibble
+// is 3 and adding 6 does not carry out of its low nibble. (A carry out of a
+// byte that is no digit may spoil the bytes after it, never the first.)
 func scanDigits(b []byte, i int) int {
+	const (
+		high   = 0xf0f0f0f0f0f0f0f0
+		threes = 0x3030303030303030
+		sixes  = 0x0606060606060606
+	)
+	for i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if nd := (x&high ^ threes) | ((x+sixes)&high ^ threes); nd != 0 {
+			return i + bits.TrailingZeros64(nd)/8
+		}
+		i += 8
+	}
 	for i < len(b) && b[i]-'0' < 10 {
 		i++
 	}
@@ -322,11 +342,25 @@ func (s *opScanner) scan(b []byte) (st scanStatus, n, lines int, op rawOp) {
 		case wantCommaOrClose:
 			top := stack[len(stack)-1]
 			switch {
+			case c == ',' && top == '{':
+				i++
+				state = wantKey
+				continue
 			case c == ',':
+				// In an array; read a run of numbers (a vector) here.
 				i++
 				state = wantValue
-				if top == '{' {
-					state = wantKey
+				for i < len(b) && (b[i]-'0' < 10 || b[i] == '-') {
+					j := scanNumber(b, i)
+					if j < 0 {
+						return scanStatus(-j), 0, 0, op
+					}
+					i = j
+					if b[i] != ',' {
+						state = wantCommaOrClose
+						break
+					}
+					i++
 				}
 				continue
 			case c == '}' && top == '{', c == ']' && top == '[':
