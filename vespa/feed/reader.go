@@ -454,6 +454,7 @@ func (r *Reader) Next() (Operation, error) {
 		Source:    r.source,
 		Line:      raw.line,
 		Offset:    raw.offset,
+		checked:   true, // the ID is parsed, the fields are a valid object
 	}
 	switch raw.kind {
 	case kindPut:

@@ -84,6 +84,27 @@ func BenchmarkReader(b *testing.B) {
 	}
 }
 
+// BenchmarkOnePassScan is the one-pass scan alone over one operation object
+// (validation and the operation's keys, plus the copy of its fields).
+func BenchmarkOnePassScan(b *testing.B) {
+	for _, size := range []struct {
+		name  string
+		large bool
+	}{{"150B", false}, {"4KB", true}} {
+		obj := bytes.TrimSpace(benchFeedFile(1, size.large))
+		b.Run(size.name, func(b *testing.B) {
+			var s opScanner
+			b.SetBytes(int64(len(obj)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if st, _, _, _ := s.scan(obj); st != scanOK {
+					b.Fatal(st)
+				}
+			}
+		})
+	}
+}
+
 // TestBenchFeedFile_IsReadWhole keeps the benchmark's input honest: every
 // operation of it is read, and none fails.
 func TestBenchFeedFile_IsReadWhole(t *testing.T) {

@@ -67,9 +67,7 @@ const (
 func scanString(b []byte, i int) (int, bool) {
 	esc := false
 	for {
-		for i < len(b) && strPlain[b[i]] {
-			i++
-		}
+		i = skipPlain(b, i)
 		if i >= len(b) {
 			return endMore, esc
 		}
@@ -101,6 +99,35 @@ func scanString(b []byte, i int) (int, bool) {
 			return endInvalid, esc
 		}
 	}
+}
+
+// SWAR constants: a byte's value in each of a word's eight bytes.
+const (
+	ones   = 0x0101010101010101
+	highs  = 0x8080808080808080
+	quotes = 0x2222222222222222
+	bslash = 0x5c5c5c5c5c5c5c5c
+	spaces = 0x2020202020202020
+)
+
+// skipPlain returns the index of the first byte of b at or after i that is
+// not plain string content (see strPlain). It looks at eight bytes at a
+// time: x-ones&^x has the high bit of the first zero byte of x set (a
+// borrow may mark bytes after it, never one before), and a byte below 0x20
+// is found the same way.
+func skipPlain(b []byte, i int) int {
+	for i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q, s := x^quotes, x^bslash
+		if m := ((q - ones) &^ q) | ((s - ones) &^ s) | ((x - spaces) &^ x); m&highs != 0 {
+			return i + bits.TrailingZeros64(m&highs)/8
+		}
+		i += 8
+	}
+	for i < len(b) && strPlain[b[i]] {
+		i++
+	}
+	return i
 }
 
 // scanDigits returns the index of the first non-digit of b at or after i.
