@@ -100,6 +100,7 @@ type Reader struct {
 	// framedOnly makes every object take the fallback path (tests and
 	// benchmarks compare the two paths).
 	framedOnly bool
+	framings   int // objects that took the framing path
 	scan       opScanner
 }
 
@@ -326,6 +327,7 @@ func (r *Reader) object(line int, off int64) (rawOp, error) {
 		op.line, op.offset = line, off
 		return op, nil
 	}
+	r.framings++
 	f := r.frameObject()
 	if f.status == frameOK {
 		b := r.buf[r.pos : r.pos+f.n]
