@@ -56,11 +56,19 @@ func isHex(c byte) bool {
 	return c-'0' < 10 || (c|0x20)-'a' < 6
 }
 
-// Negative results of the value scanners: the scan's status, negated.
+// Negative results of the value scanners.
 const (
-	endMore    = -int(scanMore)
-	endInvalid = -int(scanInvalid)
+	endMore    = -1 // the bytes ended inside the value
+	endInvalid = -2 // not a valid value
 )
+
+// failed returns the status of a scan that ended at the negative result j.
+func failed(j int) scanStatus {
+	if j == endMore {
+		return scanMore
+	}
+	return scanInvalid
+}
 
 // scanString returns the index just past the string whose opening quote is
 // at b[i-1], and whether it holds an escape; or endInvalid or endMore.
@@ -380,7 +388,7 @@ func (s *opScanner) scan(b []byte) (st scanStatus, n, lines int, op rawOp) {
 				for i < len(b) && (b[i]-'0' < 10 || b[i] == '-') {
 					j := scanNumber(b, i)
 					if j < 0 {
-						return scanStatus(-j), 0, 0, op
+						return failed(j), 0, 0, op
 					}
 					i = j
 					if b[i] != ',' {
@@ -406,7 +414,7 @@ func (s *opScanner) scan(b []byte) (st scanStatus, n, lines int, op rawOp) {
 			if c == '"' {
 				j, esc := scanString(b, i+1)
 				if j < 0 {
-					return scanStatus(-j), 0, 0, op
+					return failed(j), 0, 0, op
 				}
 				if len(stack) == 1 {
 					key = span{i, j, esc}
@@ -451,7 +459,7 @@ func (s *opScanner) scan(b []byte) (st scanStatus, n, lines int, op rawOp) {
 				j = scanNumber(b, i)
 			}
 			if j < 0 {
-				return scanStatus(-j), 0, 0, op
+				return failed(j), 0, 0, op
 			}
 			i = j
 			state = wantCommaOrClose
