@@ -35,12 +35,12 @@ func NewConfigServer(endpoint string, opts ...Option) (*ConfigServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := ctlplane.NewTransport("deploy", c.httpClient, c.policy, c.userAgent, c.logger)
+	t := c.Transport("deploy", c.HTTPClient)
 	health := t
 	if c.containerClient != nil {
-		health = ctlplane.NewTransport("deploy", c.containerClient, c.policy, c.userAgent, c.logger)
+		health = c.Transport("deploy", c.containerClient)
 	}
-	return &ConfigServer{base: u, t: t, health: health, poll: c.poll}, nil
+	return &ConfigServer{base: u, t: t, health: health, poll: c.Poll}, nil
 }
 
 // URL returns the config server's base URL.
