@@ -155,9 +155,9 @@ type deployReply struct {
 
 // decodeSession decodes a prepareandactivate reply.
 func decodeSession(body []byte) (*Session, error) {
-	var r deployReply
-	if err := json.Unmarshal(body, &r); err != nil {
-		return nil, fmt.Errorf("deploy: decoding reply: %w", err)
+	r, err := ctlplane.DecodeJSON[deployReply]("deploy", "deploy", body)
+	if err != nil {
+		return nil, err
 	}
 	id, err := strconv.ParseInt(r.SessionID, 10, 64)
 	if err != nil {
