@@ -30,6 +30,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/govespa/govespa/internal/cli"
 )
 
 func main() {
@@ -98,11 +100,7 @@ func parseSize(s string) (int64, error) {
 func run(args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0 // asked for usage: not a failure
-		}
-		fmt.Fprintln(stderr, "feedbench:", err)
-		return 2
+		return cli.UsageError(stderr, "feedbench", err)
 	}
 	dir, err := os.MkdirTemp("", "feedbench")
 	if err != nil {
