@@ -103,8 +103,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	pkg, err := deploy.NewPackage(o.dir)
 	if err != nil {
-		fmt.Fprintln(stderr, "deploy:", err)
-		return cli.ExitFailed
+		return cli.Failed(stderr, "deploy", err)
 	}
 	if o.configServer != "" {
 		err = deploySelfHosted(ctx, o, pkg, stdout)
@@ -112,8 +111,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = deployCloud(ctx, o, pkg, stdout)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "deploy:", err)
-		return cli.ExitFailed
+		return cli.Failed(stderr, "deploy", err)
 	}
 	return cli.ExitOK
 }

@@ -52,6 +52,13 @@ func UsageError(stderr io.Writer, prog string, err error) int {
 	return ExitUsage
 }
 
+// Failed writes "prog: err" to stderr and returns [ExitFailed], the status
+// of a program whose work failed.
+func Failed(stderr io.Writer, prog string, err error) int {
+	fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+	return ExitFailed
+}
+
 // DefaultEndpoint is the default of -endpoint when $VESPA_ENDPOINT is unset:
 // a Vespa container on this machine.
 const DefaultEndpoint = "http://localhost:8080"

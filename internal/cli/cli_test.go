@@ -42,6 +42,13 @@ func TestUsageError(t *testing.T) {
 	}
 }
 
+func TestFailed(t *testing.T) {
+	var stderr bytes.Buffer
+	if code := Failed(&stderr, "x", errors.New("disk full")); code != ExitFailed || stderr.String() != "x: disk full\n" {
+		t.Errorf("Failed = %d, wrote %q", code, stderr.String())
+	}
+}
+
 func TestEndpointVar(t *testing.T) {
 	for _, tc := range []struct{ env, want string }{
 		{"", DefaultEndpoint},

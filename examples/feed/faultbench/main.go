@@ -119,8 +119,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cli.UsageError(stderr, "faultbench", err)
 	}
 	if err := bench(context.Background(), o, stdout, stderr); err != nil {
-		fmt.Fprintln(stderr, "faultbench:", err)
-		return 1
+		return cli.Failed(stderr, "faultbench", err)
 	}
 	return 0
 }

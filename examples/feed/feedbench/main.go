@@ -104,8 +104,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	dir, err := os.MkdirTemp("", "feedbench")
 	if err != nil {
-		fmt.Fprintln(stderr, "feedbench:", err)
-		return 1
+		return cli.Failed(stderr, "feedbench", err)
 	}
 	if o.keep {
 		fmt.Fprintln(stderr, "feedbench: keeping", dir)
@@ -114,14 +113,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	r, err := measure(context.Background(), o, dir, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "feedbench:", err)
-		return 1
+		return cli.Failed(stderr, "feedbench", err)
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(r); err != nil {
-		fmt.Fprintln(stderr, "feedbench:", err)
-		return 1
+		return cli.Failed(stderr, "feedbench", err)
 	}
 	if r.PeakRSSBytes > o.maxRSS || r.OK != r.Documents {
 		return 1
