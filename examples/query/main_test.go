@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govespa/govespa/internal/credflags"
 	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
@@ -76,7 +77,7 @@ func TestRun_Credentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []string{"-endpoint", srv.URL(), "-yql", "select * from music where true"}
-	testutil.CheckCredentials(t, run, args, secret, []testutil.CredentialCase{
+	testutil.CheckCredentials(t, run, args, credflags.EnvNames(), secret, []testutil.CredentialCase{
 		{Name: "no token", Code: 1},
 		{Name: "-token", Args: []string{"-token", secret}, Code: 0},
 		{Name: "VESPA_TOKEN", Env: map[string]string{"VESPA_TOKEN": secret}, Code: 0},

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/credflags"
 	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/vespatest"
@@ -225,7 +226,7 @@ func TestRun_Credentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []string{"-endpoint", srv.URL(), "-namespace", "ns", "-type", "music"}
-	testutil.CheckCredentials(t, run, args, secret, []testutil.CredentialCase{
+	testutil.CheckCredentials(t, run, args, credflags.EnvNames(), secret, []testutil.CredentialCase{
 		{Name: "no token", Code: 1},
 		{Name: "-token", Args: []string{"-token", secret}, Code: 0},
 		{Name: "VESPA_TOKEN", Env: map[string]string{"VESPA_TOKEN": secret}, Code: 0},

@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-
-	"github.com/govespa/govespa/internal/credflags"
 )
 
 // CredentialCase is one way of handing an example program its data-plane
@@ -15,8 +13,8 @@ import (
 type CredentialCase struct {
 	// Name names the subtest.
 	Name string
-	// Env sets credential variables (credflags.EnvNames); the others are
-	// set empty.
+	// Env sets credential variables; the others of CheckCredentials's
+	// envNames are set empty.
 	Env map[string]string
 	// Args are flags after the program's own.
 	Args []string
@@ -25,17 +23,19 @@ type CredentialCase struct {
 }
 
 // CheckCredentials runs an example program's run function once per case,
-// with args and the case's flags and environment, against a server that
+// with args and the case's flags and environment (every variable of
+// envNames, credflags.EnvNames(), set as the case says or empty; testutil
+// imports no SDK package, as vespatest's tests use it), against a server that
 // wants secret, and fails a case whose exit status is not its Code or whose
 // stderr shows the secret. Then it runs "-h" with $VESPA_TOKEN set to the
 // secret and fails unless that exits 0 with a usage that names -ca-cert
 // and not the secret.
 func CheckCredentials(t *testing.T, run func(ctx context.Context, args []string, stdout, stderr io.Writer) int,
-	args []string, secret string, cases []CredentialCase) {
+	args, envNames []string, secret string, cases []CredentialCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
-			for _, n := range credflags.EnvNames() {
+			for _, n := range envNames {
 				t.Setenv(n, tc.Env[n])
 			}
 			var stdout, stderr bytes.Buffer
