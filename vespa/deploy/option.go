@@ -1,7 +1,6 @@
 package deploy
 
 import (
-	"errors"
 	"log/slog"
 	"net/http"
 	"time"
@@ -42,13 +41,7 @@ func WithHTTPClient(hc *http.Client) Option {
 // vespa.WithCertificateFiles. The default is the config server's own client
 // (see [WithHTTPClient]). Like that one it must not retry.
 func WithContainerHTTPClient(hc *http.Client) Option {
-	return newOption("WithContainerHTTPClient", func(c *config) error {
-		if hc == nil {
-			return errors.New("nil client")
-		}
-		c.containerClient = hc
-		return nil
-	})
+	return newOption("WithContainerHTTPClient", func(c *config) error { return ctlplane.SetNonNil(&c.containerClient, hc, "client") })
 }
 
 // WithRetryPolicy sets the retry policy of reads and status polls; the

@@ -39,13 +39,18 @@ func NewSettings(poll time.Duration, userAgent string) Settings {
 	}
 }
 
+// SetNonNil sets *dst to v; a nil v is an error "nil <what>".
+func SetNonNil[T any](dst **T, v *T, what string) error {
+	if v == nil {
+		return errors.New("nil " + what)
+	}
+	*dst = v
+	return nil
+}
+
 // SetHTTPClient sets the HTTP client; nil is an error.
 func (s *Settings) SetHTTPClient(hc *http.Client) error {
-	if hc == nil {
-		return errors.New("nil client")
-	}
-	s.HTTPClient = hc
-	return nil
+	return SetNonNil(&s.HTTPClient, hc, "client")
 }
 
 // SetRetryPolicy sets the retry policy; an invalid one is an error.
@@ -58,13 +63,7 @@ func (s *Settings) SetRetryPolicy(p retries.Policy) error {
 }
 
 // SetLogger sets the logger; nil is an error.
-func (s *Settings) SetLogger(l *slog.Logger) error {
-	if l == nil {
-		return errors.New("nil logger")
-	}
-	s.Logger = l
-	return nil
-}
+func (s *Settings) SetLogger(l *slog.Logger) error { return SetNonNil(&s.Logger, l, "logger") }
 
 // SetPollInterval sets the poll interval; one that is not positive is an
 // error.
