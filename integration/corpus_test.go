@@ -24,6 +24,9 @@ var titleWords = []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot
 // tagWords are the values of the tags field.
 var tagWords = []string{"rock", "jazz", "folk"}
 
+// corpusYears is the number of distinct years of the corpus's songs.
+const corpusYears = 50
+
 // song is a music document, as testdata/app's schema declares it.
 type song struct {
 	Title      string    `json:"title"`
@@ -89,7 +92,7 @@ func (c corpus) song(i int) song {
 	}
 	return song{
 		Title:      c.word(i) + " " + c.token,
-		Year:       1970 + i%50,
+		Year:       1970 + i%corpusYears,
 		Popularity: i % 100,
 		Tags:       []string{tagWords[i%len(tagWords)]},
 		Embedding:  embedding{Values: v(i)},

@@ -132,7 +132,11 @@ func Group(e Expr) Part { return clause{name: "group", args: []Expr{e}} }
 // 1; see [Unlimited].
 func Max(n int) Part { return clause{name: "max", num: n} }
 
-// Unlimited returns max(inf): keep every element of the list.
+// Unlimited returns max(inf): keep every element of the list. Vespa's
+// container refuses a grouping that may return more groups than
+// grouping.globalMaxGroups (10000 by default), so max(inf) is refused unless
+// the application's default query profile sets grouping.globalMaxGroups to -1
+// (the bound cannot be set in the request itself).
 func Unlimited() Part { return clause{name: "max", inf: true} }
 
 // Precision returns precision(n): each content node returns n groups for
