@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -28,10 +27,12 @@ import (
 // was written), of a 2xx whose body is not /document/v1's JSON
 // ([ErrMalformedResponse]: a proxy's login page, a truncated or empty body),
 // or of an answer above [WithDocumentLimit] ([ErrResponseTooLarge]). An
-// invalid id gives a [*DocumentIDError] before anything is sent. hc must
-// not follow redirects (those of [Client.HTTPClient] and
-// [Client.NewHTTPClient] do not); the client's transport refuses a redirect
-// to another origin anyway.
+// invalid id gives a [*DocumentIDError] before anything is sent. The
+// request goes straight to hc's transport (a redirect is never followed)
+// unless hc has a cookie jar or a Timeout; then it is hc.Do, and hc must not
+// follow redirects (those of [Client.HTTPClient] and [Client.NewHTTPClient]
+// do not); the client's transport refuses a redirect to another origin
+// anyway.
 //
 // The request's deadline is the earlier of ctx's and 1.1×timeout + 1 s, where
 // timeout is opts.Timeout, else the client's default ([WithTimeout]), else
@@ -59,10 +60,8 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 		defer cancel()
 	}
 
-	path := string(id.appendPath(append(make([]byte, 0, 64+len(id.UserSpecific)*2), c.prefix...)))
-	query := string(appendQuery(nil, kind, &opts, timeout))
+	path, query := c.target(id, kind, &opts, timeout)
 
-	var rd io.Reader
 	if kind == OpPut || kind == OpUpdate {
 		if opts.Gzip && len(body) > 0 {
 			z, err := gzipBytes(body)
@@ -71,22 +70,25 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 			}
 			body = z
 		}
-		rd = bytes.NewReader(body)
+	} else {
+		body = nil
 	}
-	req, err := http.NewRequestWithContext(ctx, method, "", rd)
+	req, err := http.NewRequestWithContext(ctx, method, "", nil)
 	if err != nil {
 		return nil, &Error{Op: kind.String(), ID: id.String(), Path: path, Err: err}
 	}
-	u := *c.endpoint
+	u := req.URL // url.Parse's, reused
+	*u = *c.endpoint
 	u.Path, u.RawPath = "", ""
 	u.Opaque = path // sent as it is: our escaping must reach the server unchanged
 	u.RawQuery = query
-	req.URL, req.Host = &u, u.Host
+	req.Host = u.Host
 	h := req.Header
 	for k, vs := range opts.Header {
 		h[k] = vs
 	}
-	if rd != nil {
+	if kind == OpPut || kind == OpUpdate {
+		wire.SetBody(req, body)
 		h["Content-Type"] = jsonContentType
 		if opts.Gzip && len(body) > 0 {
 			h["Content-Encoding"] = gzipEncoding
@@ -95,7 +97,7 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 	c.setFixedHeaders(h)
 
 	start := time.Now()
-	resp, err := hc.Do(req) //nolint:bodyclose // wire.ReadAnswer closes it
+	resp, err := wire.RoundTrip(hc, req) //nolint:bodyclose // wire.ReadAnswer closes it
 	if err != nil {
 		if c.logger.Enabled(ctx, slog.LevelDebug) {
 			c.logger.DebugContext(ctx, "vespa request failed", "op", kind.String(), "path", path, "error", wire.HideURL(err))
@@ -123,6 +125,25 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 		return nil, wire.Malformed(kind.String(), id.String(), path, r.Status, data, why)
 	}
 	return r, nil
+}
+
+// target returns the escaped path of id's /document/v1 request and its
+// query, cut from one string.
+func (c *Client) target(id DocumentID, kind OperationKind, opts *OperationOptions, timeout time.Duration) (path, query string) {
+	b := make([]byte, 0, len(c.prefix)+128+2*len(id.UserSpecific))
+	b = id.appendPath(append(b, c.prefix...))
+	n := len(b)
+	b = append(b, '?')
+	// The query goes right after the '?' when it fits: appendQuery starts
+	// a query of its own on an empty slice.
+	q := appendQuery(b[len(b):len(b)], kind, opts, timeout)
+	if len(q) <= cap(b)-len(b) {
+		b = b[:len(b)+len(q)] // appended in place
+	} else {
+		b = append(b, q...)
+	}
+	s := string(b)
+	return s[:n], s[n+1:]
 }
 
 // deadlineWithin reports whether ctx already ends within d from now.
