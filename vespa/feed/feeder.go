@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"time"
 
 	"github.com/govespa/govespa/vespa"
 )
@@ -41,6 +42,8 @@ type Feeder struct {
 
 	slots chan struct{} // one token per accepted operation whose outcome is not being delivered
 
+	deadlineSlack time.Duration // see attemptContext
+
 	aborted abortSignal // fired when Close gives up or the breaker opens
 }
 
@@ -57,12 +60,13 @@ func New(client *vespa.Client, cfg Config) (*Feeder, error) {
 		return nil, err
 	}
 	f := &Feeder{
-		client:  client,
-		cfg:     cfg,
-		limiter: newThrottler(cfg.MinInflight, cfg.MaxInflight, DefaultStartInflightPerConnection*cfg.Connections),
-		breaker: breaker{span: cfg.BreakerSpan},
-		slots:   make(chan struct{}, cfg.MaxPending),
-		aborted: abortSignal{done: make(chan struct{})},
+		client:        client,
+		cfg:           cfg,
+		limiter:       newThrottler(cfg.MinInflight, cfg.MaxInflight, DefaultStartInflightPerConnection*cfg.Connections),
+		deadlineSlack: deadlineSlackFor(cfg.OperationTimeout),
+		breaker:       breaker{span: cfg.BreakerSpan},
+		slots:         make(chan struct{}, cfg.MaxPending),
+		aborted:       abortSignal{done: make(chan struct{})},
 	}
 	f.sched.byID = map[vespa.DocumentID]*task{}
 	f.sched.parked = map[*task]struct{}{}

@@ -99,6 +99,26 @@ type worker struct {
 
 	wake  chan *task  // a task handed to the worker while idle
 	timer *time.Timer // its idle timer, owned by its goroutine
+
+	// The context of its attempts (see attemptContext), owned by its
+	// goroutine; cancel (above) ends it.
+	ctx      context.Context
+	parent   context.Context // the enqueue context it derives from; nil: not reused
+	deadline time.Time
+}
+
+// endContext cancels the worker's attempt context, if any.
+func (w *worker) endContext() {
+	if w.ctx == nil {
+		return
+	}
+	w.mu.Lock()
+	if w.cancel != nil {
+		w.cancel()
+		w.cancel = nil
+	}
+	w.mu.Unlock()
+	w.ctx, w.parent = nil, nil
 }
 
 // setCancel records the cancel function of the worker's attempt (nil: none).
@@ -170,6 +190,7 @@ func (f *Feeder) takeLocked() *task {
 // work sends attempts until nothing is waiting or the limit shrank.
 func (f *Feeder) work(w *worker, t *task) {
 	defer f.sched.wg.Done()
+	defer w.endContext()
 	for t != nil {
 		for t != nil {
 			t = f.attempt(w, t)
