@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 )
 
 // readLoop is the reader goroutine: it decodes frames from the buffered
@@ -69,8 +70,10 @@ func (c *conn) resetStream(se http2.StreamError) {
 // handle dispatches one frame. A non-nil error ends the connection.
 func (c *conn) handle(f http2.Frame) error {
 	switch f := f.(type) {
-	case *http2.MetaHeadersFrame:
-		return c.onHeaders(f)
+	case *http2.HeadersFrame:
+		return c.onHeadersFrame(f)
+	case *http2.ContinuationFrame:
+		return c.onContinuation(f)
 	case *http2.DataFrame:
 		return c.onData(f)
 	case *http2.SettingsFrame:
@@ -95,8 +98,9 @@ func (c *conn) handle(f http2.Frame) error {
 	return nil
 }
 
-func (c *conn) onHeaders(f *http2.MetaHeadersFrame) error {
-	id := f.StreamID
+// onHeaders handles a decoded header block: a response's headers, or its
+// trailers.
+func (c *conn) onHeaders(id uint32, fields []hpack.HeaderField, ended, truncated bool) error {
 	c.mu.Lock()
 	s := c.streams[id]
 	if s == nil {
@@ -106,14 +110,17 @@ func (c *conn) onHeaders(f *http2.MetaHeadersFrame) error {
 		}
 		return nil // a stream we reset
 	}
-	if f.Truncated {
+	if truncated {
 		c.mu.Unlock()
 		c.resetStream(http2.StreamError{StreamID: id, Code: http2.ErrCodeProtocol,
 			Cause: errors.New("response headers larger than the limit")})
 		return nil
 	}
 	if s.res == nil {
-		status := f.PseudoValue("status")
+		status := ""
+		if len(fields) > 0 && fields[0].Name == ":status" {
+			status = fields[0].Value
+		}
 		code := parseStatus(status)
 		if code < 100 || code > 999 {
 			c.mu.Unlock()
@@ -125,12 +132,13 @@ func (c *conn) onHeaders(f *http2.MetaHeadersFrame) error {
 			c.mu.Unlock()
 			return nil // 1xx: the final response follows
 		}
-		res := &http.Response{
+		res := &s.resp
+		*res = http.Response{
 			Status:        statusLine(code),
 			StatusCode:    code,
 			Proto:         "HTTP/2.0",
 			ProtoMajor:    2,
-			Header:        c.header(f),
+			Header:        c.header(fields[1:]),
 			ContentLength: -1,
 			Request:       s.req,
 		}
@@ -139,22 +147,23 @@ func (c *conn) onHeaders(f *http2.MetaHeadersFrame) error {
 				res.ContentLength = n
 			}
 		}
-		res.Body = &body{s: s}
+		s.rbody.s = s
+		res.Body = &s.rbody
 		s.res = res
-		if f.StreamEnded() {
+		if ended {
 			res.ContentLength = 0
 		}
 	} else {
 		// Trailers.
-		if !f.StreamEnded() {
+		if !ended || len(fields) > 0 && fields[0].IsPseudo() {
 			c.mu.Unlock()
 			c.resetStream(http2.StreamError{StreamID: id, Code: http2.ErrCodeProtocol,
-				Cause: errors.New("trailers without END_STREAM")})
+				Cause: errors.New("trailers without END_STREAM or with pseudo fields")})
 			return nil
 		}
-		s.res.Trailer = c.header(f)
+		s.res.Trailer = c.header(fields)
 	}
-	ended, rst := f.StreamEnded(), false
+	rst := false
 	if ended {
 		rst = c.endLocked(s)
 	}
@@ -213,9 +222,8 @@ func (c *conn) endLocked(s *stream) (queued bool) {
 	return queued
 }
 
-// header builds an http.Header from f's regular fields.
-func (c *conn) header(f *http2.MetaHeadersFrame) http.Header {
-	fields := f.RegularFields()
+// header builds an http.Header from regular fields.
+func (c *conn) header(fields []hpack.HeaderField) http.Header {
 	h := make(http.Header, len(fields))
 	values := make([]string, len(fields)) // one allocation for every single-value header
 	for i, hf := range fields {

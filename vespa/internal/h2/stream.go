@@ -28,6 +28,8 @@ type stream struct {
 	written    atomic.Bool // set under bodyMu: the whole request is written
 
 	// Response side.
+	resp        http.Response // res points here once the headers came
+	rbody       body          // resp.Body
 	res         *http.Response
 	err         error  // why the stream failed
 	rbuf        []byte // received body bytes not yet read
