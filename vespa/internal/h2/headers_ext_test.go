@@ -1,11 +1,15 @@
 package h2_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"golang.org/x/net/http2"
@@ -118,5 +122,48 @@ func TestHeaders_LargerThanTheLimit(t *testing.T) {
 	}
 	if code, body, err := get(tr, context.Background(), srv.url+"/good"); err != nil || code != 200 || body != "ok" {
 		t.Fatalf("the next request: %d %q %v", code, body, err)
+	}
+}
+
+func TestHeaders_PathAndContentLengthReachTheServer(t *testing.T) {
+	var got atomic.Value
+	srv := h2cServer(t, func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		got.Store(fmt.Sprintf("%s %s %d %d", r.Method, r.RequestURI, r.ContentLength, len(body)))
+	}, nil)
+	tr := newTransport(t, nil)
+	long := strings.Repeat("%2F", 60) // a path longer than one HPACK length byte
+	for _, c := range []struct {
+		opaque, query, method string
+		body                  int
+	}{
+		{"/document/v1/ns/t/docid/a%2Fb", "timeout=1000ms&route=x", http.MethodPost, 150},
+		{"/document/v1/ns/t/docid/" + long, "", http.MethodPut, 300},
+		{"/document/v1/ns/t/docid/c", "", http.MethodDelete, 0},
+		{"", "q=1", http.MethodPost, 0}, // not opaque: Path is used
+	} {
+		u, _ := url.Parse(srv.URL)
+		u.Opaque, u.RawQuery = c.opaque, c.query
+		if c.opaque == "" {
+			u.Path = "/search/"
+		}
+		req, _ := http.NewRequestWithContext(context.Background(), c.method, u.String(), bytes.NewReader(make([]byte, c.body)))
+		req.URL = u
+		res, err := tr.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = res.Body.Close()
+		want := c.opaque
+		if want == "" {
+			want = "/search/"
+		}
+		if c.query != "" {
+			want += "?" + c.query
+		}
+		cl := c.body
+		if s := got.Load(); s != fmt.Sprintf("%s %s %d %d", c.method, want, cl, c.body) {
+			t.Fatalf("the server saw %q; want %s %s %d %d", s, c.method, want, cl, c.body)
+		}
 	}
 }
