@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"iter"
 	"time"
@@ -68,7 +69,8 @@ func New(client *vespa.Client, cfg Config) (*Feeder, error) {
 		slots:         make(chan struct{}, cfg.MaxPending),
 		aborted:       abortSignal{done: make(chan struct{})},
 	}
-	f.sched.byID = map[vespa.DocumentID]*task{}
+	f.sched.byID = map[uint64]*task{}
+	f.sched.seed = maphash.MakeSeed()
 	f.sched.parked = map[*task]struct{}{}
 	f.sched.active = map[*worker]struct{}{}
 	f.conns = newConns(client, cfg.Connections, &f.stats)

@@ -96,6 +96,7 @@ func TestFeeder_CancellingOneEnqueueContextLeavesTheOthersAttempts(t *testing.T)
 		t.Fatal(err)
 	}
 	doomed, cancelDoomed := context.WithCancel(context.Background())
+	defer cancelDoomed()
 	kept := context.Background()
 	for i := range 16 {
 		ctx := kept
