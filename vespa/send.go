@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/govespa/govespa/vespa/internal/wire"
@@ -83,18 +84,27 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 	u.Opaque = path // sent as it is: our escaping must reach the server unchanged
 	u.RawQuery = query
 	req.Host = u.Host
-	h := req.Header
-	for k, vs := range opts.Header {
-		h[k] = vs
-	}
-	if kind == OpPut || kind == OpUpdate {
+	hasBody := kind == OpPut || kind == OpUpdate
+	if hasBody {
 		wire.SetBody(req, body)
-		h["Content-Type"] = jsonContentType
-		if opts.Gzip && len(body) > 0 {
-			h["Content-Encoding"] = gzipEncoding
-		}
 	}
-	c.setFixedHeaders(h)
+	if len(opts.Header) == 0 && !opts.Gzip {
+		// The common request: the headers are the client's fixed ones,
+		// built once and shared (a RoundTripper must not modify them).
+		req.Header = c.fixedHeader(hasBody)
+	} else {
+		h := req.Header
+		for k, vs := range opts.Header {
+			h[k] = vs
+		}
+		if hasBody {
+			h["Content-Type"] = jsonContentType
+			if opts.Gzip && len(body) > 0 {
+				h["Content-Encoding"] = gzipEncoding
+			}
+		}
+		c.setFixedHeaders(h)
+	}
 
 	start := time.Now()
 	resp, err := wire.RoundTrip(hc, req) //nolint:bodyclose // wire.ReadAnswer closes it
@@ -156,6 +166,34 @@ var (
 	jsonContentType = []string{"application/json; charset=UTF-8"}
 	gzipEncoding    = []string{"gzip"}
 )
+
+// sharedHeaders are the request headers of one client's common requests,
+// built once: a put or update's (with its Content-Type) and the others'.
+type sharedHeaders struct {
+	sec             *secrets
+	withBody, plain http.Header
+}
+
+// lastShared holds the shared headers of the client that built them last
+// (a process has one client, as a rule; another one rebuilds them).
+var lastShared atomic.Pointer[sharedHeaders]
+
+// fixedHeader returns the shared headers of a request with or without a
+// JSON body. Nothing may modify them.
+func (c *Client) fixedHeader(withBody bool) http.Header {
+	sec := c.sec()
+	sh := lastShared.Load()
+	if sh == nil || sh.sec != sec {
+		sh = &sharedHeaders{sec: sec, withBody: http.Header{"Content-Type": jsonContentType}, plain: http.Header{}}
+		c.setFixedHeaders(sh.withBody)
+		c.setFixedHeaders(sh.plain)
+		lastShared.Store(sh)
+	}
+	if withBody {
+		return sh.withBody
+	}
+	return sh.plain
+}
 
 // setFixedHeaders writes the client's fixed headers into h, so that the
 // client's transport finds them present and need not copy the request.
