@@ -163,13 +163,16 @@ func (c *conn) onHeaders(id uint32, fields []hpack.HeaderField, ended, truncated
 		}
 		s.res.Trailer = c.header(fields)
 	}
-	rst := false
-	if ended {
-		rst = c.endLocked(s)
-	}
+	return c.unlockAfter(s, ended, ended && c.endLocked(s))
+}
+
+// unlockAfter ends the handling of a frame of s, with mu held: s's
+// response ended (the slot is free) or not, and the writer has frames
+// (wake) or not.
+func (c *conn) unlockAfter(s *stream, ended, wake bool) error {
 	c.mu.Unlock()
 	c.wakeStream(s, ended)
-	if rst {
+	if wake {
 		c.signal()
 	}
 	if ended {
@@ -290,15 +293,7 @@ func (c *conn) onData(f *http2.DataFrame) error {
 	if ended && c.endLocked(s) {
 		wake = true
 	}
-	c.mu.Unlock()
-	c.wakeStream(s, ended)
-	if wake {
-		c.signal()
-	}
-	if ended {
-		c.t.signalFree()
-	}
-	return nil
+	return c.unlockAfter(s, ended, wake)
 }
 
 func (c *conn) onSettings(f *http2.SettingsFrame) error {

@@ -24,11 +24,7 @@ import (
 func headerServer(t *testing.T, split int, fields map[string][]hpack.HeaderField) *rawServer {
 	return newRawServer(t, func(sc *rawConn, _ int) {
 		sc.writeSettings()
-		for {
-			f, r, err := sc.next()
-			if err != nil {
-				return
-			}
+		for f, r := range sc.frames() {
 			if _, ok := f.(*http2.MetaHeadersFrame); !ok || !r.ended {
 				continue
 			}
