@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/rand"
@@ -39,30 +38,11 @@ import (
 // secretSink collects everything a run shows: log records of every level
 // (text and JSON renderings) and the formatted errors and values the test
 // adds. It is safe for concurrent use.
-type secretSink struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (s *secretSink) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
-}
-
-func (s *secretSink) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.String()
-}
+type secretSink struct{ testutil.SyncBuffer }
 
 // logger returns a logger at the lowest level there is, writing each record
-// as text and as JSON (which render values differently: %+v, json.Marshal),
-// with the source of each call.
-func (s *secretSink) logger() *slog.Logger {
-	opts := &slog.HandlerOptions{Level: slog.LevelDebug - 8, AddSource: true}
-	return slog.New(testutil.MultiHandler(slog.NewTextHandler(s, opts), slog.NewJSONHandler(s, opts)))
-}
+// to the sink as text and as JSON (testutil.TextAndJSONLogger).
+func (s *secretSink) logger() *slog.Logger { return testutil.TextAndJSONLogger(s) }
 
 // value records v under every formatting verb a user might print it with.
 func (s *secretSink) value(label string, v any) {

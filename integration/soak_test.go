@@ -106,16 +106,11 @@ func (c soakFaultCounts) String() string {
 var soakDocumentsFlag = flag.Int("soak.documents", 0, "number of documents the soak feeds (0: 100,000; 10,000 under -race; 5,000 with -short)")
 
 func soakDocumentCount() int {
-	switch {
-	case *soakDocumentsFlag > 0:
-		return *soakDocumentsFlag
-	case testing.Short():
-		return soakDocumentsShort
-	case soakRace:
-		return soakDocumentsRace
-	default:
-		return soakDocuments
+	full := soakDocuments
+	if soakRace {
+		full = soakDocumentsRace
 	}
+	return documentCount(*soakDocumentsFlag, full, soakDocumentsShort)
 }
 
 func soakID(i int) vespa.DocumentID {

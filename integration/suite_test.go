@@ -33,13 +33,19 @@ var suiteDocumentsFlag = flag.Int("suite.documents", 0,
 
 // suiteDocumentCount returns the number of songs this run feeds.
 func suiteDocumentCount() int {
+	return documentCount(*suiteDocumentsFlag, suiteDocuments, reducedDocuments)
+}
+
+// documentCount is the number of documents a run feeds: flagValue when it
+// is positive (a -*.documents flag), else short with -short, else full.
+func documentCount(flagValue, full, short int) int {
 	switch {
-	case *suiteDocumentsFlag > 0:
-		return *suiteDocumentsFlag
+	case flagValue > 0:
+		return flagValue
 	case testing.Short():
-		return reducedDocuments
+		return short
 	default:
-		return suiteDocuments
+		return full
 	}
 }
 

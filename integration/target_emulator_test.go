@@ -1,14 +1,13 @@
 package integration
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/deploy"
 	"github.com/govespa/govespa/vespa/vespatest"
@@ -20,14 +19,14 @@ import (
 type emulatorTarget struct {
 	srv *vespatest.Server
 	cfg string
-	log *lockedBuffer
+	log *testutil.SyncBuffer
 }
 
 // startEmulatorTarget starts an emulator for t, closed when t ends. It is
 // always available.
 func startEmulatorTarget(t *testing.T) Target {
 	t.Helper()
-	buf := &lockedBuffer{}
+	buf := &testutil.SyncBuffer{}
 	logger := slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	srv, err := vespatest.Start(vespatest.WithLogger(logger))
 	if err != nil {
@@ -57,24 +56,4 @@ func (e *emulatorTarget) ConfigServerOptions() []deploy.Option {
 func (e *emulatorTarget) DumpLogs(_ context.Context, w io.Writer) error {
 	_, err := w.Write(e.log.Bytes())
 	return err
-}
-
-// lockedBuffer is a bytes.Buffer safe for the emulator's concurrent log
-// writes.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// Bytes returns a copy of what was written.
-func (b *lockedBuffer) Bytes() []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return bytes.Clone(b.buf.Bytes())
 }

@@ -439,6 +439,19 @@ func cliParseLines(t *testing.T, out string) []cliVisitedDoc {
 	return docs
 }
 
+// cliErrorsCapped reports the first five of errs, and how many there were
+// in all (documents that "were ...") when there were more.
+func cliErrorsCapped(t *testing.T, what string, errs []string, were string) {
+	t.Helper()
+	for i, e := range errs {
+		if i == 5 {
+			t.Errorf("%s: %d documents in all %s", what, len(errs), were)
+			return
+		}
+		t.Errorf("%s: %s", what, e)
+	}
+}
+
 // cliCheckVisit checks that docs holds every document of want exactly once
 // and nothing else, with want's fields, or only the fields named in only.
 func cliCheckVisit(t *testing.T, what string, docs []cliVisitedDoc, want cliModel, only ...string) {
@@ -469,30 +482,19 @@ func cliCheckVisit(t *testing.T, what string, docs []cliVisitedDoc, want cliMode
 		}
 		cliCheckFields(t, what+": "+d.ID, got, w)
 	}
-	dups := 0
+	var dups, missing []string
 	for id, n := range seen {
 		if n > 1 {
-			dups++
-			if dups <= 5 {
-				t.Errorf("%s: %s was visited %d times, want once", what, id, n)
-			}
+			dups = append(dups, fmt.Sprintf("%s was visited %d times, want once", id, n))
 		}
 	}
-	if dups > 5 {
-		t.Errorf("%s: %d documents in all were visited more than once", what, dups)
-	}
-	missing := 0
 	for id := range want {
 		if seen[id] == 0 {
-			missing++
-			if missing <= 5 {
-				t.Errorf("%s: %s was not visited", what, id)
-			}
+			missing = append(missing, id+" was not visited")
 		}
 	}
-	if missing > 5 {
-		t.Errorf("%s: %d documents in all were not visited", what, missing)
-	}
+	cliErrorsCapped(t, what, dups, "were visited more than once")
+	cliErrorsCapped(t, what, missing, "were not visited")
 	if len(docs) != len(want) {
 		t.Errorf("%s: %d documents printed, want %d", what, len(docs), len(want))
 	}

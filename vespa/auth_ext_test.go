@@ -115,11 +115,7 @@ func TestAuth_MutualTLS(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := vespa.NewClient(srv.URL, tt.opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := newTestClient(t, srv.URL, tt.opts...)
 			res, err := c.Put(context.Background(), testID, map[string]int{"a": 1}, vespa.OperationOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -130,12 +126,8 @@ func TestAuth_MutualTLS(t *testing.T) {
 		})
 	}
 	t.Run("no client certificate is refused", func(t *testing.T) {
-		c, err := vespa.NewClient(srv.URL, vespa.WithCAFile(p.caFile), vespa.WithRetryAttempts(1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		_, err = c.Put(context.Background(), testID, map[string]int{"a": 1}, vespa.OperationOptions{})
+		c := newTestClient(t, srv.URL, vespa.WithCAFile(p.caFile), vespa.WithRetryAttempts(1))
+		_, err := c.Put(context.Background(), testID, map[string]int{"a": 1}, vespa.OperationOptions{})
 		var ve *vespa.Error
 		if !errors.As(err, &ve) || ve.Status != 0 || ve.Err == nil {
 			t.Fatalf("err = %v, want a transport *Error", err)
@@ -147,12 +139,8 @@ func TestAuth_ServerVerification(t *testing.T) {
 	p := newTestPKI(t)
 	srv := newTLSServer(t, p, tls.NoClientCert, 0)
 	put := func(opts ...vespa.Option) error {
-		c, err := vespa.NewClient(srv.URL, append(opts, vespa.WithRetryAttempts(1))...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		_, err = c.Put(context.Background(), testID, map[string]int{"a": 1}, vespa.OperationOptions{})
+		c := newTestClient(t, srv.URL, append(opts, vespa.WithRetryAttempts(1))...)
+		_, err := c.Put(context.Background(), testID, map[string]int{"a": 1}, vespa.OperationOptions{})
 		return err
 	}
 	var unknownAuthority x509.UnknownAuthorityError
@@ -170,11 +158,7 @@ func TestAuth_ServerVerification(t *testing.T) {
 func TestAuth_MinimumTLS12(t *testing.T) {
 	p := newTestPKI(t)
 	srv := newTLSServer(t, p, tls.NoClientCert, tls.VersionTLS11)
-	c, err := vespa.NewClient(srv.URL, vespa.WithTLSConfig(&tls.Config{RootCAs: p.caPool, MinVersion: tls.VersionTLS10}), vespa.WithRetryAttempts(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newTestClient(t, srv.URL, vespa.WithTLSConfig(&tls.Config{RootCAs: p.caPool, MinVersion: tls.VersionTLS10}), vespa.WithRetryAttempts(1))
 	if _, err := c.Get(context.Background(), testID, vespa.OperationOptions{}); err == nil {
 		t.Error("connected to a TLS 1.1 server; the minimum must be TLS 1.2")
 	}
@@ -182,11 +166,7 @@ func TestAuth_MinimumTLS12(t *testing.T) {
 
 func TestAuth_TokenOverLoopback(t *testing.T) {
 	srv := newFakeVespa(t, nil)
-	c, err := vespa.NewClient(srv.URL, vespa.WithToken("tok-123"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newTestClient(t, srv.URL, vespa.WithToken("tok-123"))
 	if _, err := c.Remove(context.Background(), testID, vespa.OperationOptions{}); err != nil {
 		t.Fatal(err)
 	}

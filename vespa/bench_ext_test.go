@@ -27,37 +27,24 @@ func BenchmarkPut(b *testing.B) {
 	body := []byte(`{"fields":{"title":"Yellow","year":2000}}`)
 	ctx := context.Background()
 
-	b.Run("govespa", func(b *testing.B) {
-		c, err := vespa.NewClient(srv.URL)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer c.Close()
-		for b.Loop() {
-			if _, err := c.Put(ctx, testID, fields, vespa.OperationOptions{}); err != nil {
-				b.Fatal(err)
+	for _, bc := range []struct {
+		name   string
+		fields any
+	}{
+		{"govespa", fields},
+		{"govespa-rawbody", []byte(`{"title":"Yellow","year":2000}`)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			c := newTestClient(b, srv.URL)
+			for b.Loop() {
+				if _, err := c.Put(ctx, testID, bc.fields, vespa.OperationOptions{}); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
-	b.Run("govespa-rawbody", func(b *testing.B) {
-		c, err := vespa.NewClient(srv.URL)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer c.Close()
-		raw := []byte(`{"title":"Yellow","year":2000}`)
-		for b.Loop() {
-			if _, err := c.Put(ctx, testID, raw, vespa.OperationOptions{}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+		})
+	}
 	b.Run("govespa-sendonce", func(b *testing.B) {
-		c, err := vespa.NewClient(srv.URL)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer c.Close()
+		c := newTestClient(b, srv.URL)
 		for b.Loop() {
 			r, err := c.SendOnce(ctx, nil, vespa.OpPut, testID, body, vespa.OperationOptions{})
 			if err != nil || r.Status != 200 {

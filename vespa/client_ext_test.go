@@ -88,11 +88,7 @@ func TestOption_TextHidesSecrets(t *testing.T) {
 
 func TestClient_FixedHeaders(t *testing.T) {
 	srv := newFakeVespa(t, nil)
-	c, err := vespa.NewClient(srv.URL, vespa.WithToken("tok"), vespa.WithHeader("X-Extra", "1"), vespa.WithHeader("X-Extra", "2"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newTestClient(t, srv.URL, vespa.WithToken("tok"), vespa.WithHeader("X-Extra", "1"), vespa.WithHeader("X-Extra", "2"))
 	check := func(name string, h http.Header, ua string) {
 		t.Helper()
 		if got := h.Get("Authorization"); got != "Bearer tok" {
@@ -132,11 +128,7 @@ func TestClient_FixedHeaders(t *testing.T) {
 
 func TestClient_UserAgentAndPrefix(t *testing.T) {
 	srv := newFakeVespa(t, nil)
-	c, err := vespa.NewClient(srv.URL+"/prefix/", vespa.WithUserAgent("me/1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newTestClient(t, srv.URL+"/prefix/", vespa.WithUserAgent("me/1"))
 	if _, err := c.Remove(context.Background(), testID, vespa.OperationOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -147,11 +139,7 @@ func TestClient_UserAgentAndPrefix(t *testing.T) {
 }
 
 func TestClient_Accessors(t *testing.T) {
-	c, err := vespa.NewClient("http://localhost:8080/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newTestClient(t, "http://localhost:8080/")
 	u := c.Endpoint()
 	u.Host = "changed"
 	if c.Endpoint().Host != "localhost:8080" {
@@ -179,11 +167,7 @@ func TestClient_LoggerGetsRequestsWithoutSecrets(t *testing.T) {
 	srv := newFakeVespa(t, nil)
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c, err := vespa.NewClient(srv.URL, vespa.WithLogger(logger), vespa.WithToken("s3cr3t"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newTestClient(t, srv.URL, vespa.WithLogger(logger), vespa.WithToken("s3cr3t"))
 	if c.Logger() != logger {
 		t.Error("Logger() is not the given logger")
 	}
@@ -233,11 +217,7 @@ func TestClient_HTTPVersions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := vespa.NewClient(tt.url, vespa.WithHTTPVersion(tt.v), vespa.WithTLSConfig(&tls.Config{RootCAs: pool}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := newTestClient(t, tt.url, vespa.WithHTTPVersion(tt.v), vespa.WithTLSConfig(&tls.Config{RootCAs: pool}))
 			res, err := c.Get(context.Background(), testID, vespa.OperationOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -263,11 +243,7 @@ func TestClient_HTTPVersions(t *testing.T) {
 }
 
 func TestClient_TextHidesSecrets(t *testing.T) {
-	c, err := vespa.NewClient("https://example.com", vespa.WithToken("TOPSECRET"), vespa.WithHeader("X-Key", "TOPSECRET"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newTestClient(t, "https://example.com", vespa.WithToken("TOPSECRET"), vespa.WithHeader("X-Key", "TOPSECRET"))
 	for _, v := range []any{c, c.HTTPClient(), c.NewHTTPClient(), c.HTTPClient().Transport} {
 		for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
 			if text := fmt.Sprintf(verb, v); strings.Contains(text, "TOPSECRET") {

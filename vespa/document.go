@@ -31,7 +31,7 @@ func GetInto[T any](ctx context.Context, c *Client, id DocumentID, opts Operatio
 		return v, r, nil
 	}
 	if err := json.Unmarshal(r.Fields, &v); err != nil {
-		return v, r, fmt.Errorf("vespa: get %s: decoding fields into %T: %w", quoteShort(id.String(), 200), v, err)
+		return v, r, fmt.Errorf("vespa: get %s: decoding fields into %T: %w", wire.QuoteShort(id.String(), 200), v, err)
 	}
 	return v, r, nil
 }
@@ -168,24 +168,9 @@ func updateIdempotent(body []byte) bool {
 
 // putBody returns {"fields": <fields>}.
 func putBody(fields any) ([]byte, error) {
-	var raw []byte
-	switch f := fields.(type) {
-	case nil:
-		return nil, errors.New("nil fields")
-	case json.RawMessage:
-		raw = f
-	case []byte:
-		raw = f
-	default:
-		b, err := json.Marshal(fields)
-		if err != nil {
-			return nil, fmt.Errorf("encoding fields: %w", err)
-		}
-		raw = b
-	}
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' || !json.Valid(raw) {
-		return nil, errors.New("the fields are not a JSON object")
+	raw, err := objectJSON(fields, "fields", "the fields are not a JSON object")
+	if err != nil {
+		return nil, err
 	}
 	body := make([]byte, 0, len(raw)+11)
 	body = append(body, `{"fields":`...)
@@ -195,28 +180,38 @@ func putBody(fields any) ([]byte, error) {
 
 // updateBody returns the JSON body of an update.
 func updateBody(update any) ([]byte, error) {
-	var raw []byte
 	switch u := update.(type) {
-	case nil:
-		return nil, errors.New("nil update")
 	case *Update:
 		return u.MarshalJSON()
 	case Update:
 		return u.MarshalJSON()
+	}
+	return objectJSON(update, "update", "the update is not a JSON object")
+}
+
+// objectJSON returns v as the JSON of an object: raw JSON (json.RawMessage,
+// []byte) as given less surrounding space, anything else as encoding/json
+// writes it. name words the errors of a nil or unencodable v, notObject is
+// the error's text when the JSON is not an object.
+func objectJSON(v any, name, notObject string) ([]byte, error) {
+	var raw []byte
+	switch x := v.(type) {
+	case nil:
+		return nil, errors.New("nil " + name)
 	case json.RawMessage:
-		raw = u
+		raw = x
 	case []byte:
-		raw = u
+		raw = x
 	default:
-		b, err := json.Marshal(update)
+		b, err := json.Marshal(v)
 		if err != nil {
-			return nil, fmt.Errorf("encoding update: %w", err)
+			return nil, fmt.Errorf("encoding %s: %w", name, err)
 		}
 		raw = b
 	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' || !json.Valid(raw) {
-		return nil, errors.New("the update is not a JSON object")
+		return nil, errors.New(notObject)
 	}
 	return raw, nil
 }

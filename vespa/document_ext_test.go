@@ -21,14 +21,25 @@ import (
 	"github.com/govespa/govespa/vespa/retries"
 )
 
-func newTestClient(t *testing.T, url string, opts ...vespa.Option) *vespa.Client {
-	t.Helper()
+// newTestClient returns a client of url that is closed when the test or
+// benchmark ends.
+func newTestClient(tb testing.TB, url string, opts ...vespa.Option) *vespa.Client {
+	tb.Helper()
 	c, err := vespa.NewClient(url, opts...)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.Close() })
+	tb.Cleanup(func() { _ = c.Close() })
 	return c
+}
+
+// newHandlerClient serves h on a loopback server and returns a client of it;
+// both are closed when the test ends, the client first.
+func newHandlerClient(t *testing.T, h http.Handler, opts ...vespa.Option) *vespa.Client {
+	t.Helper()
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	return newTestClient(t, hs.URL, opts...)
 }
 
 // noWait is the default sync policy without its waits, so retry tests are

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
 // Limits of a document ID, as Vespa's own parser applies them. Lengths are
@@ -33,7 +35,7 @@ type DocumentIDError struct {
 
 // Error returns "vespa: invalid document ID "<id>": <reason>".
 func (e *DocumentIDError) Error() string {
-	return fmt.Sprintf("vespa: invalid document ID %s: %s", quoteShort(e.ID, 120), e.Reason)
+	return fmt.Sprintf("vespa: invalid document ID %s: %s", wire.QuoteShort(e.ID, 120), e.Reason)
 }
 
 // Is reports whether target is [ErrInvalidDocumentID].
@@ -357,18 +359,6 @@ func illegalCodePoint(s string) (rune, bool) {
 		}
 	}
 	return 0, false
-}
-
-// quoteShort quotes s, cutting it to about max bytes.
-func quoteShort(s string, max int) string {
-	if len(s) <= max {
-		return strconv.Quote(s)
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + fmt.Sprintf("…(%d bytes)", len(s))
 }
 
 // validateFast is the check of the hot path: it rejects what would make a

@@ -18,6 +18,23 @@ func newExampleVespa() *vespatest.Server {
 	return vespatest.NewServer()
 }
 
+// newExampleClient starts an emulator as newExampleVespa does, holding docs
+// (document ID → fields as JSON), and returns a client of it made as
+// ExampleClient_Put makes one. The caller closes both.
+func newExampleClient(docs map[string]string) (*vespa.Client, *vespatest.Server) {
+	srv := newExampleVespa()
+	for id, fields := range docs {
+		if err := srv.PutDocument(id, json.RawMessage(fields)); err != nil {
+			panic(err)
+		}
+	}
+	c, err := vespa.NewClient(srv.URL())
+	if err != nil {
+		panic(err)
+	}
+	return c, srv
+}
+
 func ExampleClient_Put() {
 	srv := newExampleVespa()
 	defer srv.Close()
@@ -41,9 +58,8 @@ func ExampleClient_Put() {
 }
 
 func ExampleGetInto() {
-	srv := newExampleVespa()
+	c, srv := newExampleClient(nil)
 	defer srv.Close()
-	c, _ := vespa.NewClient(srv.URL())
 	defer c.Close()
 	ctx := context.Background()
 
@@ -64,9 +80,8 @@ func ExampleGetInto() {
 }
 
 func ExampleClient_Get_notFound() {
-	srv := newExampleVespa()
+	c, srv := newExampleClient(nil)
 	defer srv.Close()
-	c, _ := vespa.NewClient(srv.URL())
 	defer c.Close()
 
 	_, err := c.Get(context.Background(), vespa.MustParseDocumentID("id:mynamespace:music::missing"), vespa.OperationOptions{})
@@ -84,12 +99,8 @@ func ExampleClient_Get_notFound() {
 // ErrTooManyRequests, ...), and errors.As reads its details. Both see
 // through any wrapping the caller adds.
 func ExampleError() {
-	srv := newExampleVespa()
+	c, srv := newExampleClient(nil)
 	defer srv.Close()
-	c, err := vespa.NewClient(srv.URL())
-	if err != nil {
-		panic(err)
-	}
 	defer c.Close()
 	ctx := context.Background()
 
@@ -98,7 +109,7 @@ func ExampleError() {
 		panic(err)
 	}
 	// A test-and-set condition that does not hold: 412, and nothing written.
-	_, err = c.Put(ctx, id, map[string]any{"title": "Yellow", "year": 2001}, vespa.OperationOptions{
+	_, err := c.Put(ctx, id, map[string]any{"title": "Yellow", "year": 2001}, vespa.OperationOptions{
 		Condition: "music.year == 1999",
 	})
 	err = fmt.Errorf("saving %s: %w", id, err) // wrapping keeps the error's identity
@@ -117,9 +128,8 @@ func ExampleError() {
 }
 
 func ExampleClient_Update() {
-	srv := newExampleVespa()
+	c, srv := newExampleClient(nil)
 	defer srv.Close()
-	c, _ := vespa.NewClient(srv.URL())
 	defer c.Close()
 	ctx := context.Background()
 
@@ -166,9 +176,8 @@ func ExampleParseDocumentID() {
 }
 
 func ExampleClient_Health() {
-	srv := newExampleVespa()
+	c, srv := newExampleClient(nil)
 	defer srv.Close()
-	c, _ := vespa.NewClient(srv.URL())
 	defer c.Close()
 
 	fmt.Println(c.Health(context.Background()))

@@ -1,7 +1,6 @@
 package vespa_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -209,42 +208,10 @@ func TestClient_HugeAnswerIsNotAllocated(t *testing.T) {
 	}
 }
 
-// rawServer accepts connections on loopback and hands each to serve.
-func rawServer(t *testing.T, serve func(net.Conn)) string {
-	t.Helper()
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			serve(conn)
-		}
-	}()
-	t.Cleanup(func() { ln.Close(); <-done })
-	return "http://" + ln.Addr().String()
-}
-
-// readRequest reads one request's head and body from conn.
-func readRequest(conn net.Conn) (*http.Request, error) {
-	req, err := http.ReadRequest(bufio.NewReader(conn))
-	if err != nil {
-		return nil, err
-	}
-	_, _ = io.Copy(io.Discard, req.Body)
-	return req, nil
-}
-
 func TestClient_LyingContentLength(t *testing.T) {
-	url := rawServer(t, func(conn net.Conn) {
+	url := testutil.RawServer(t, func(conn net.Conn) {
 		defer conn.Close()
-		if _, err := readRequest(conn); err != nil {
+		if _, err := testutil.ReadRequest(conn); err != nil {
 			return
 		}
 		_, _ = io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1073741824\r\n\r\n"+docAnswer)
@@ -264,9 +231,9 @@ func TestClient_LyingContentLength(t *testing.T) {
 
 func TestClient_ResetAfterStatusLine(t *testing.T) {
 	var requests atomic.Int64
-	url := rawServer(t, func(conn net.Conn) {
+	url := testutil.RawServer(t, func(conn net.Conn) {
 		defer conn.Close()
-		if _, err := readRequest(conn); err != nil {
+		if _, err := testutil.ReadRequest(conn); err != nil {
 			return
 		}
 		requests.Add(1)
@@ -361,22 +328,33 @@ func TestClient_RetryAfterExtremes(t *testing.T) {
 	}
 }
 
-func TestClient_DeadlineInRetryWaitKeepsTheCause(t *testing.T) {
+// callInRetryWait runs call with a client that every answer sends away for
+// 30 s (429 "overloaded" with Retry-After, for pathID), under a 10 s
+// deadline and in a synctest bubble, and returns call's error.
+func callInRetryWait(t *testing.T, pathID string, call func(context.Context, *vespa.Client) error) (err error) {
 	synctest.Test(t, func(t *testing.T) {
 		rt := testutil.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
-			resp := jsonResponse(429, `{"pathId":"/document/v1/ns/music/docid/a","message":"overloaded"}`)
+			resp := jsonResponse(429, `{"pathId":"`+pathID+`","message":"overloaded"}`)
 			resp.Header.Set("Retry-After", "30")
 			return resp, nil
 		})
 		c := newTestClient(t, "http://localhost:8080", vespa.WithBaseTransport(rt))
 		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 		defer cancel()
-		_, err := c.Put(ctx, testID, map[string]any{"a": 1}, vespa.OperationOptions{})
-		var ve *vespa.Error
-		if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, vespa.ErrTooManyRequests) || !errors.As(err, &ve) || ve.Message != "overloaded" {
-			t.Fatalf("got %v, want it to match both DeadlineExceeded and ErrTooManyRequests", err)
-		}
+		err = call(ctx, c)
 	})
+	return err
+}
+
+func TestClient_DeadlineInRetryWaitKeepsTheCause(t *testing.T) {
+	err := callInRetryWait(t, "/document/v1/ns/music/docid/a", func(ctx context.Context, c *vespa.Client) error {
+		_, err := c.Put(ctx, testID, map[string]any{"a": 1}, vespa.OperationOptions{})
+		return err
+	})
+	var ve *vespa.Error
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, vespa.ErrTooManyRequests) || !errors.As(err, &ve) || ve.Message != "overloaded" {
+		t.Fatalf("got %v, want it to match both DeadlineExceeded and ErrTooManyRequests", err)
+	}
 }
 
 func TestClient_PerCallHeaders(t *testing.T) {
@@ -468,18 +446,11 @@ func TestClient_ClientCertificateGoesNowhereElse(t *testing.T) {
 }
 
 func TestVisit_DeadlineInRetryWaitKeepsTheCause(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		rt := testutil.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
-			resp := jsonResponse(429, `{"pathId":"/document/v1/ns/music/docid/","message":"overloaded"}`)
-			resp.Header.Set("Retry-After", "30")
-			return resp, nil
-		})
-		c := newTestClient(t, "http://localhost:8080", vespa.WithBaseTransport(rt))
-		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-		defer cancel()
+	err := callInRetryWait(t, "/document/v1/ns/music/docid/", func(ctx context.Context, c *vespa.Client) error {
 		_, err := c.RemoveWhere(ctx, vespa.SelectionRequest{Selection: "true", DocType: "music", Namespace: "ns", Cluster: "c"})
-		if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, vespa.ErrTooManyRequests) {
-			t.Fatalf("got %v, want it to match both DeadlineExceeded and ErrTooManyRequests", err)
-		}
+		return err
 	})
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, vespa.ErrTooManyRequests) {
+		t.Fatalf("got %v, want it to match both DeadlineExceeded and ErrTooManyRequests", err)
+	}
 }

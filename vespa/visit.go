@@ -8,6 +8,8 @@ import (
 	"iter"
 	"slices"
 	"sync"
+
+	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
 // This file holds the visiting API: Document, Visitor, Client.Visit and
@@ -192,7 +194,7 @@ func VisitInto[T any](ctx context.Context, c *Client, req VisitRequest) iter.Seq
 			td := &TypedDocument[T]{ID: d.ID, Removed: d.Removed}
 			if !d.Removed && len(d.Fields) > 0 {
 				if err := json.Unmarshal(d.Fields, &td.Fields); err != nil {
-					yield(nil, fmt.Errorf("vespa: visit: decoding the fields of %s into %T: %w", quoteShort(d.ID, 200), td.Fields, err))
+					yield(nil, fmt.Errorf("vespa: visit: decoding the fields of %s into %T: %w", wire.QuoteShort(d.ID, 200), td.Fields, err))
 					return
 				}
 			}

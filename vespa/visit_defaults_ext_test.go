@@ -6,11 +6,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
@@ -32,7 +31,7 @@ type recordingFront struct {
 func newRecordingFront(t *testing.T, srv *vespatest.Server) (*recordingFront, *vespa.Client) {
 	t.Helper()
 	f := &recordingFront{}
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := httptest.NewRecorder()
 		srv.Handler().ServeHTTP(rec, r)
 		var page struct {
@@ -50,14 +49,6 @@ func newRecordingFront(t *testing.T, srv *vespatest.Server) (*recordingFront, *v
 		w.WriteHeader(rec.Code)
 		_, _ = w.Write(rec.Body.Bytes())
 	}))
-	c, err := vespa.NewClient(hs.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = c.Close()
-		hs.Close()
-	})
 	return f, c
 }
 
@@ -116,30 +107,7 @@ func TestVisit_PageSizeStaysAdjustable(t *testing.T) {
 // type music in the default bucket space and artist in the global one.
 func newSpacesServer(t *testing.T) *vespatest.Server {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
-		"services.xml": `<services version="1.0">
-  <container id="default" version="1.0"><document-api/></container>
-  <content id="music" version="1.0">
-    <min-redundancy>1</min-redundancy>
-    <documents>
-      <document type="music" mode="index"/>
-      <document type="artist" mode="index" global="true"/>
-    </documents>
-  </content>
-</services>`,
-		"schemas/music.sd":  "schema music {\n document music {\n  field title type string { indexing: summary | index }\n }\n}\n",
-		"schemas/artist.sd": "schema artist {\n document artist {\n  field name type string { indexing: summary | attribute }\n }\n}\n",
-	}
-	for name, text := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testutil.AppDir(t, testutil.BucketSpacesApp())
 	srv := vespatest.NewTestServer(t, vespatest.WithApplicationDir(dir))
 	for i := range 30 {
 		id, fields := fmt.Sprintf("id:ns:music::m%02d", i), `{"title":"t"}`
@@ -155,11 +123,7 @@ func newSpacesServer(t *testing.T) *vespatest.Server {
 
 func TestVisit_RootCoversGlobalDocuments(t *testing.T) {
 	srv := newSpacesServer(t)
-	c, err := vespa.NewClient(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newTestClient(t, srv.URL())
 	count := func(got map[string]int) (music, artist int) {
 		for id, n := range got {
 			if n != 1 {
@@ -226,11 +190,7 @@ func TestVisit_RootCoversGlobalDocuments(t *testing.T) {
 func TestRemoveWhere_RootCoversGlobalDocuments(t *testing.T) {
 	t.Run("both spaces by default", func(t *testing.T) {
 		srv := newSpacesServer(t)
-		c, err := vespa.NewClient(srv.URL())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
+		c := newTestClient(t, srv.URL())
 		n, err := c.RemoveWhere(t.Context(), vespa.SelectionRequest{Cluster: "music", Selection: "true"})
 		if err != nil || n != 30 {
 			t.Fatalf("removed %d (%v), want 30", n, err)
@@ -241,11 +201,7 @@ func TestRemoveWhere_RootCoversGlobalDocuments(t *testing.T) {
 	})
 	t.Run("one space when asked", func(t *testing.T) {
 		srv := newSpacesServer(t)
-		c, err := vespa.NewClient(srv.URL())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
+		c := newTestClient(t, srv.URL())
 		n, err := c.RemoveWhere(t.Context(), vespa.SelectionRequest{Cluster: "music", Selection: "true", BucketSpace: vespa.BucketSpaceGlobal})
 		if err != nil || n != 10 {
 			t.Fatalf("removed %d (%v), want the 10 artists", n, err)

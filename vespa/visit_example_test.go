@@ -7,31 +7,21 @@ import (
 	"slices"
 
 	"github.com/govespa/govespa/vespa"
-	"github.com/govespa/govespa/vespa/vespatest"
 )
 
-// newVisitExampleVespa starts the emulator with a few music documents. The
-// visiting examples use it because slices and continuations need a real
-// document store.
-func newVisitExampleVespa() *vespatest.Server {
-	srv := vespatest.NewServer()
+// fiveSongs are the documents of the visiting examples, which need a
+// document store with a few documents to show slices and continuations.
+func fiveSongs() map[string]string {
+	docs := map[string]string{}
 	for i, title := range []string{"Yellow", "Clocks", "Fix You", "Viva la Vida", "Paradise"} {
-		id := fmt.Sprintf("id:mynamespace:music::%d", i)
-		fields := fmt.Sprintf(`{"title":%q,"year":%d}`, title, 2000+2*i)
-		if err := srv.PutDocument(id, json.RawMessage(fields)); err != nil {
-			panic(err)
-		}
+		docs[fmt.Sprintf("id:mynamespace:music::%d", i)] = fmt.Sprintf(`{"title":%q,"year":%d}`, title, 2000+2*i)
 	}
-	return srv
+	return docs
 }
 
 func ExampleClient_Visit() {
-	srv := newVisitExampleVespa()
+	c, srv := newExampleClient(fiveSongs())
 	defer srv.Close()
-	c, err := vespa.NewClient(srv.URL())
-	if err != nil {
-		panic(err)
-	}
 	defer c.Close()
 
 	var titles []string
@@ -57,12 +47,8 @@ func ExampleClient_Visit() {
 
 // A Visitor can be stopped at any point and resumed later from its token.
 func ExampleVisitor_ResumeToken() {
-	srv := newVisitExampleVespa()
+	c, srv := newExampleClient(fiveSongs())
 	defer srv.Close()
-	c, err := vespa.NewClient(srv.URL())
-	if err != nil {
-		panic(err)
-	}
 	defer c.Close()
 	ctx := context.Background()
 	req := vespa.VisitRequest{Namespace: "mynamespace", DocType: "music"}
@@ -94,12 +80,8 @@ func ExampleVisitor_ResumeToken() {
 }
 
 func ExampleClient_RemoveWhere() {
-	srv := newVisitExampleVespa()
+	c, srv := newExampleClient(fiveSongs())
 	defer srv.Close()
-	c, err := vespa.NewClient(srv.URL())
-	if err != nil {
-		panic(err)
-	}
 	defer c.Close()
 
 	n, err := c.RemoveWhere(context.Background(), vespa.SelectionRequest{

@@ -41,7 +41,7 @@ func visitCorpus(t testing.TB, srv *vespatest.Server, ns string, n int) map[stri
 }
 
 // newVisitServer starts an emulator and a client for it; both are closed
-// when the test ends, before any goroutine check deferred earlier.
+// when the test ends, before the check of an earlier verifyNoLeakAtEnd.
 func newVisitServer(t *testing.T, opts ...vespa.Option) (*vespatest.Server, *vespa.Client) {
 	t.Helper()
 	srv, err := vespatest.Start()
@@ -58,6 +58,15 @@ func newVisitServer(t *testing.T, opts ...vespa.Option) (*vespatest.Server, *ves
 		srv.Close()
 	})
 	return srv, c
+}
+
+// verifyNoLeakAtEnd checks, when the test has ended and the cleanups
+// registered after this call (such as newVisitServer's) have run, that no
+// goroutine the test started is left.
+func verifyNoLeakAtEnd(t *testing.T) {
+	t.Helper()
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
 }
 
 // collect runs seq to the end and counts each document ID.
@@ -261,17 +270,8 @@ func TestVisit_ErrorAfterRetries(t *testing.T) {
 }
 
 func TestVisit_BreakStopsEverything(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	srv, err := vespatest.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	c, err := vespa.NewClient(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	verifyNoLeakAtEnd(t)
+	srv, c := newVisitServer(t)
 	visitCorpus(t, srv, "ns", 500)
 	if err := srv.AddFault(vespatest.FaultRule{Op: vespatest.OpVisit, Rate: 0.5, Fault: vespatest.FaultLatency(20 * time.Millisecond)}); err != nil {
 		t.Fatal(err)
@@ -305,17 +305,8 @@ func checkNoVisitGoroutines(t *testing.T) {
 }
 
 func TestVisit_CancelEndsWithContextError(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	srv, err := vespatest.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	c, err := vespa.NewClient(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	verifyNoLeakAtEnd(t)
+	srv, c := newVisitServer(t)
 	visitCorpus(t, srv, "ns", 100)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()

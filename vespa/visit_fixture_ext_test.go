@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
@@ -79,16 +78,7 @@ type scriptServer struct {
 func newScriptServer(t *testing.T, answers ...[2]string) (*scriptServer, *vespa.Client) {
 	t.Helper()
 	s := &scriptServer{answers: answers}
-	hs := httptest.NewServer(s)
-	c, err := vespa.NewClient(hs.URL, visitFastRetries)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = c.Close()
-		hs.Close()
-	})
-	return s, c
+	return s, newHandlerClient(t, s, visitFastRetries)
 }
 
 func (s *scriptServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -284,17 +274,11 @@ func TestVisitor_ResumeWhenPagesChange(t *testing.T) {
 	// The pages by continuation, first and second time.
 	var mu sync.Mutex
 	pages := map[string]string{"": page("t1", "a", "b", "c", "d"), "t1": page("", "e", "f")}
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		defer mu.Unlock()
 		_, _ = io.WriteString(w, pages[r.URL.Query().Get("continuation")])
 	}))
-	defer hs.Close()
-	c, err := vespa.NewClient(hs.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	v, err := c.Visitor(vespa.VisitRequest{Namespace: "ns", DocType: "music", Slices: 1})
 	if err != nil {
 		t.Fatal(err)

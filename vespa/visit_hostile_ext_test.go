@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -86,7 +85,7 @@ func TestVisit_HostileSelectionsCannotWiden(t *testing.T) {
 func loopServer(t *testing.T, docs int, next func(sent string) string) (*atomic.Int64, *vespa.Client) {
 	t.Helper()
 	var requests atomic.Int64
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if requests.Add(1) > 10000 {
 			http.Error(w, "enough", http.StatusGone) // a bound, should the guard fail
 			return
@@ -103,14 +102,6 @@ func loopServer(t *testing.T, docs int, next func(sent string) string) (*atomic.
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, b.String())
 	}))
-	c, err := vespa.NewClient(hs.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = c.Close()
-		hs.Close()
-	})
 	return &requests, c
 }
 

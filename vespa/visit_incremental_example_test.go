@@ -14,12 +14,8 @@ import (
 // are part of the visit, so the resume token carries them. The next run's
 // window starts 1 µs after this one's end (both ends are included).
 func Example_incrementalExport() {
-	srv := newVisitExampleVespa() // five songs, written before the window
+	c, srv := newExampleClient(fiveSongs()) // written before the window
 	defer srv.Close()
-	c, err := vespa.NewClient(srv.URL())
-	if err != nil {
-		panic(err)
-	}
 	defer c.Close()
 	ctx := context.Background()
 
@@ -81,12 +77,8 @@ func Example_incrementalExport() {
 
 // VisitInto decodes each document's fields into a struct, as GetInto does.
 func ExampleVisitInto() {
-	srv := newVisitExampleVespa()
+	c, srv := newExampleClient(fiveSongs())
 	defer srv.Close()
-	c, err := vespa.NewClient(srv.URL())
-	if err != nil {
-		panic(err)
-	}
 	defer c.Close()
 
 	type song struct {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -72,18 +71,12 @@ func TestVisit_StreamThroughFaults(t *testing.T) {
 
 func TestVisit_StreamCutShortIsNotTheEnd(t *testing.T) {
 	var requests atomic.Int64
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests.Add(1)
 		w.Header().Set("Content-Type", "application/jsonl; charset=UTF-8")
 		// Two documents, and then the connection ends: no continuation line.
 		_, _ = io.WriteString(w, `{"put":"id:ns:music::a","fields":{}}`+"\n"+`{"put":"id:ns:music::b","fields":{}}`+"\n")
-	}))
-	defer hs.Close()
-	c, err := vespa.NewClient(hs.URL, visitFastRetries)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	}), visitFastRetries)
 	var docs int
 	var last error
 	for _, err := range c.Visit(t.Context(), vespa.VisitRequest{Namespace: "ns", DocType: "music", Stream: true, Slices: 1}) {

@@ -30,7 +30,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -38,6 +37,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/govespa/govespa/internal/cli"
 	"github.com/govespa/govespa/vespa/cloud"
 	"github.com/govespa/govespa/vespa/deploy"
 )
@@ -78,25 +78,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage:\n  deploy -config-server URL [flags] DIR\n  deploy -tenant T -application A [-instance I] [-zone Z] [-api-key-file F] [flags] DIR\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := cli.Parse(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
-		return 2
+		return cli.ExitUsage
 	}
 	o.dir = fs.Arg(0)
 	if o.timeout <= 0 {
 		fmt.Fprintln(stderr, "deploy: -timeout must be positive")
-		return 2
+		return cli.ExitUsage
 	}
 	if (o.configServer == "") == (o.tenant == "" && o.application == "") {
 		fmt.Fprintln(stderr, "deploy: give either -config-server or -tenant and -application")
 		fs.Usage()
-		return 2
+		return cli.ExitUsage
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -106,8 +103,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	pkg, err := deploy.NewPackage(o.dir)
 	if err != nil {
-		fmt.Fprintln(stderr, "deploy:", err)
-		return 1
+		return cli.Failed(stderr, "deploy", err)
 	}
 	if o.configServer != "" {
 		err = deploySelfHosted(ctx, o, pkg, stdout)
@@ -115,10 +111,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = deployCloud(ctx, o, pkg, stdout)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "deploy:", err)
-		return 1
+		return cli.Failed(stderr, "deploy", err)
 	}
-	return 0
+	return cli.ExitOK
 }
 
 // deploySelfHosted deploys pkg to a config server and waits for it.

@@ -9,7 +9,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -17,6 +16,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/govespa/govespa/internal/cli"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -31,11 +31,8 @@ func main() {
 			"Runs an in-process Vespa emulator (github.com/govespa/govespa/vespa/vespatest) until interrupted.\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(os.Args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
-		}
-		os.Exit(2)
+	if code, ok := cli.Parse(fs, os.Args[1:]); !ok {
+		os.Exit(code)
 	}
 	level := slog.LevelInfo
 	if *verbose {
@@ -54,7 +51,7 @@ func main() {
 	srv, err := vespatest.Start(opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "emulator:", err)
-		os.Exit(1)
+		os.Exit(cli.ExitFailed)
 	}
 	fmt.Printf("container:     %s\nconfig server: %s\n", srv.URL(), srv.ConfigServerURL())
 	stop := make(chan os.Signal, 1)

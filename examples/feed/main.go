@@ -30,6 +30,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/govespa/govespa/internal/cli"
 	"github.com/govespa/govespa/internal/credflags"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/feed"
@@ -82,11 +83,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		fmt.Fprintf(stderr, "usage: feed [flags] FILE...   (\"-\" reads stdin)\n\n")
 		fs.PrintDefaults()
 	}
-	defEndpoint := os.Getenv("VESPA_ENDPOINT")
-	if defEndpoint == "" {
-		defEndpoint = "http://localhost:8080"
-	}
-	fs.StringVar(&o.endpoint, "endpoint", defEndpoint, "Vespa container `URL` (default $VESPA_ENDPOINT, else http://localhost:8080)")
+	cli.EndpointVar(fs, &o.endpoint)
 	fs.IntVar(&o.connections, "connections", feed.DefaultConnections, "number of HTTP connections")
 	fs.IntVar(&o.maxInflight, "max-inflight", 0, "most operations in flight (0: 128 per connection)")
 	fs.IntVar(&o.minInflight, "min-inflight", 0, "fewest operations in flight the adaptive limit goes down to (0: the feeder's default)")
@@ -184,11 +181,7 @@ func (l *failureLog) add(_ context.Context, o feed.Outcome) {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK // asked for usage: not a failure
-		}
-		fmt.Fprintln(stderr, "feed:", err)
-		return exitBadUsage
+		return cli.UsageError(stderr, "feed", err)
 	}
 	compression, err := feed.ParseCompression(o.compression)
 	if err != nil {

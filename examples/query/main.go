@@ -21,10 +21,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"time"
 
+	"github.com/govespa/govespa/internal/cli"
 	"github.com/govespa/govespa/internal/credflags"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/query"
@@ -45,21 +45,15 @@ func (p params) Set(s string) error {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	cli.Main(func(ctx context.Context) int { return run(ctx, os.Args[1:], os.Stdout, os.Stderr) })
 }
 
 // run is the program, testable: it returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("query", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	defEndpoint := os.Getenv("VESPA_ENDPOINT")
-	if defEndpoint == "" {
-		defEndpoint = "http://localhost:8080"
-	}
-	endpoint := fs.String("endpoint", defEndpoint, "Vespa container `URL` (default $VESPA_ENDPOINT, else http://localhost:8080)")
+	var endpoint string
+	cli.EndpointVar(fs, &endpoint)
 	yql := fs.String("yql", "", "the YQL `statement` (required unless -query is set)")
 	userQuery := fs.String("query", "", "a user query in Vespa's simple query language")
 	hits := fs.Int("hits", 0, "number of hits (0: Vespa's default, 10)")
@@ -73,31 +67,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: query [-endpoint URL] -yql 'select …' [-hits N] [-param k=v …] [-token T | -cert F -key F] [-ca-cert F]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := cli.Parse(fs, args); !ok {
+		return code
 	}
 	if *yql == "" && *userQuery == "" || fs.NArg() > 0 {
 		fs.Usage()
-		return 2
+		return cli.ExitUsage
 	}
 	opts, err := creds.Options()
 	if err != nil {
 		fmt.Fprintln(stderr, "query:", err)
-		return 2
+		return cli.ExitUsage
 	}
-	vc, err := vespa.NewClient(*endpoint, opts...)
+	vc, err := vespa.NewClient(endpoint, opts...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return 2
+		return cli.ExitUsage
 	}
 	defer vc.Close()
 	qc, err := query.New(vc)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return 2
+		return cli.ExitUsage
 	}
 	if *hits < 0 {
 		*hits = query.NoHits
@@ -110,7 +101,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		for _, h := range res.Hits {
 			if e := enc.Encode(h); e != nil {
 				fmt.Fprintln(stderr, e)
-				return 1
+				return cli.ExitFailed
 			}
 		}
 	}
@@ -119,7 +110,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return 1
+		return cli.ExitFailed
 	}
-	return 0
+	return cli.ExitOK
 }

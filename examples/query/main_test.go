@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/govespa/govespa/internal/credflags"
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -75,36 +77,10 @@ func TestRun_Credentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []string{"-endpoint", srv.URL(), "-yql", "select * from music where true"}
-	for _, tc := range []struct {
-		name string
-		env  map[string]string
-		args []string
-		code int
-	}{
-		{"no token", nil, nil, 1},
-		{"-token", nil, []string{"-token", secret}, 0},
-		{"VESPA_TOKEN", map[string]string{"VESPA_TOKEN": secret}, nil, 0},
-		{"-cert without -key", nil, []string{"-token", secret, "-cert", "c.pem"}, 2},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			for _, n := range []string{"VESPA_TOKEN", "VESPA_CLI_DATA_PLANE_TOKEN", "VESPA_CERT_FILE", "VESPA_CERT", "VESPA_KEY_FILE", "VESPA_KEY", "VESPA_CA_FILE", "VESPA_CA"} {
-				t.Setenv(n, tc.env[n])
-			}
-			var stdout, stderr bytes.Buffer
-			if code := run(t.Context(), append(append([]string{}, args...), tc.args...), &stdout, &stderr); code != tc.code {
-				t.Errorf("exit %d, want %d: %s", code, tc.code, stderr.String())
-			}
-			if strings.Contains(stderr.String(), secret) {
-				t.Errorf("the token is on stderr: %s", stderr.String())
-			}
-		})
-	}
-	t.Run("-h does not print the token", func(t *testing.T) {
-		t.Setenv("VESPA_TOKEN", secret)
-		var stdout, stderr bytes.Buffer
-		if code := run(t.Context(), []string{"-h"}, &stdout, &stderr); code != 0 || strings.Contains(stderr.String(), secret) ||
-			!strings.Contains(stderr.String(), "-ca-cert") {
-			t.Errorf("exit %d: %s", code, stderr.String())
-		}
+	testutil.CheckCredentials(t, run, args, credflags.EnvNames(), secret, []testutil.CredentialCase{
+		{Name: "no token", Code: 1},
+		{Name: "-token", Args: []string{"-token", secret}, Code: 0},
+		{Name: "VESPA_TOKEN", Env: map[string]string{"VESPA_TOKEN": secret}, Code: 0},
+		{Name: "-cert without -key", Args: []string{"-token", secret, "-cert", "c.pem"}, Code: 2},
 	})
 }

@@ -40,6 +40,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/govespa/govespa/internal/cli"
 )
 
 // Exit statuses.
@@ -113,11 +115,7 @@ are read when the _FILE names are unset.
 func run(args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintln(stderr, "quickstart:", err)
-		return exitBadUsage
+		return cli.UsageError(stderr, "quickstart", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -32,7 +32,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -43,6 +42,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/govespa/govespa/internal/cli"
 	"github.com/govespa/govespa/internal/credflags"
 	"github.com/govespa/govespa/vespa"
 )
@@ -51,10 +51,7 @@ func main() {
 	// A closed stdout pipe is a write error to report, with the resume
 	// token, rather than a silent death by SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	cli.Main(func(ctx context.Context) int { return run(ctx, os.Args[1:], os.Stdout, os.Stderr) }, os.Interrupt, syscall.SIGTERM)
 }
 
 // timeFlag parses an RFC 3339 time into *t.
@@ -73,14 +70,11 @@ func timeFlag(t *time.Time) func(string) error {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("visit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	endpoint := os.Getenv("VESPA_ENDPOINT")
-	if endpoint == "" {
-		endpoint = "http://localhost:8080"
-	}
+	var endpoint string
 	var req vespa.VisitRequest
 	var sliceIDs string
 	var creds credflags.Credentials
-	fs.StringVar(&endpoint, "endpoint", endpoint, "Vespa container `URL` (default $VESPA_ENDPOINT, else http://localhost:8080)")
+	cli.EndpointVar(fs, &endpoint)
 	fs.StringVar(&req.Namespace, "namespace", "", "document `namespace`")
 	fs.StringVar(&req.DocType, "type", "", "document `type`; empty visits every type (needs -cluster)")
 	fs.StringVar(&req.Cluster, "cluster", "", "content `cluster`; empty: the only one")
@@ -106,26 +100,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			"(and removed ones as {\"remove\": id} with -include-removes).\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := cli.Parse(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "visit: unexpected arguments: %s\n", strings.Join(fs.Args(), " "))
-		return 2
+		return cli.ExitUsage
 	}
 	if req.DocType != "" && req.Namespace == "" || req.DocType == "" && req.Cluster == "" {
 		fmt.Fprintln(stderr, "visit: give -namespace and -type, or -cluster to visit every type")
-		return 2
+		return cli.ExitUsage
 	}
 	if sliceIDs != "" {
 		for s := range strings.SplitSeq(sliceIDs, ",") {
 			id, err := strconv.Atoi(strings.TrimSpace(s))
 			if err != nil {
 				fmt.Fprintf(stderr, "visit: -slice-ids: %q is not a number\n", s)
-				return 2
+				return cli.ExitUsage
 			}
 			req.SliceIDs = append(req.SliceIDs, id)
 		}
@@ -134,18 +125,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opts, err := creds.Options()
 	if err != nil {
 		fmt.Fprintf(stderr, "visit: %v\n", err)
-		return 2
+		return cli.ExitUsage
 	}
 	c, err := vespa.NewClient(endpoint, opts...)
 	if err != nil {
 		fmt.Fprintf(stderr, "visit: %v\n", err)
-		return 2
+		return cli.ExitUsage
 	}
 	defer c.Close()
 	v, err := c.Visitor(req)
 	if err != nil {
 		fmt.Fprintf(stderr, "visit: %v\n", err)
-		return 2
+		return cli.ExitUsage
 	}
 
 	start := time.Now()
@@ -179,7 +170,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "visit: resume token: %s\n", w.token)
 	if failure != nil || !v.Done() {
-		return 1
+		return cli.ExitFailed
 	}
-	return 0
+	return cli.ExitOK
 }

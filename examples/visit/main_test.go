@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/credflags"
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
@@ -87,29 +90,38 @@ func (w *cancelAfter) Write(p []byte) (int, error) {
 	return w.Buffer.Write(p)
 }
 
+// failThenResume runs the program with args under ctx into first, wants it
+// to fail (exit 1) saying why (stderr has why) with a resume token, then
+// resumes from that token and returns what the resumed run wrote.
+func failThenResume(t *testing.T, ctx context.Context, args []string, first io.Writer, why string) string {
+	t.Helper()
+	var stderr bytes.Buffer
+	if code := run(ctx, args, first, &stderr); code != 1 {
+		t.Fatalf("first run: exit %d, want 1: %s", code, stderr.String())
+	}
+	m := tokenLine.FindStringSubmatch(stderr.String())
+	if m == nil || !strings.Contains(stderr.String(), why) {
+		t.Fatalf("first run's stderr does not say %q with a resume token: %s", why, stderr.String())
+	}
+	var second bytes.Buffer
+	stderr.Reset()
+	if code := run(t.Context(), append(args, "-resume", m[1]), &second, &stderr); code != 0 { //nolint:contextcheck // the resumed run must not inherit the first run's cancelled context
+		t.Fatalf("resumed run: exit %d: %s", code, stderr.String())
+	}
+	return second.String()
+}
+
 func TestRun_InterruptAndResume(t *testing.T) {
 	srv, ids := newCorpus(t, 3000) // more than one 64 KiB output buffer
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	first := &cancelAfter{n: 1, cancel: cancel}
-	var stderr bytes.Buffer
 	args := []string{"-endpoint", srv.URL(), "-namespace", "ns", "-type", "music", "-slices", "2", "-slice-ids", "0,1", "-wanted", "50"}
-	if code := run(ctx, args, first, &stderr); code != 1 {
-		t.Fatalf("interrupted run: exit %d, want 1: %s", code, stderr.String())
-	}
-	m := tokenLine.FindStringSubmatch(stderr.String())
-	if m == nil || !strings.Contains(stderr.String(), "interrupted") {
-		t.Fatalf("stderr: %s", stderr.String())
-	}
-	var second bytes.Buffer
-	stderr.Reset()
-	if code := run(t.Context(), append(args, "-resume", m[1]), &second, &stderr); code != 0 {
-		t.Fatalf("resumed run: exit %d: %s", code, stderr.String())
-	}
+	second := failThenResume(t, ctx, args, first, "interrupted")
 	got := map[string]int{}
 	readOps(t, first.String(), got)
 	n1 := len(got)
-	readOps(t, second.String(), got)
+	readOps(t, second, got)
 	if n1 == 0 || n1 == len(ids) {
 		t.Errorf("the first run wrote %d documents: not an interruption", n1)
 	}
@@ -188,25 +200,13 @@ func TestRun_WriteErrorLosesNothing(t *testing.T) {
 			srv, ids := newCorpus(t, 4000) // about three batches
 			args := []string{"-endpoint", srv.URL(), "-namespace", "ns", "-type", "music", "-slices", "2", "-wanted", "100"}
 			first := &failingWriter{writes: tc.writes, partial: tc.partial}
-			var stderr bytes.Buffer
-			if code := run(t.Context(), args, first, &stderr); code != 1 {
-				t.Fatalf("exit %d, want 1: %s", code, stderr.String())
-			}
-			m := tokenLine.FindStringSubmatch(stderr.String())
-			if m == nil || !strings.Contains(stderr.String(), errDiskFull.Error()) {
-				t.Fatalf("stderr: %s", stderr.String())
-			}
-			var second bytes.Buffer
-			stderr.Reset()
-			if code := run(t.Context(), append(args, "-resume", m[1]), &second, &stderr); code != 0 {
-				t.Fatalf("resumed run: exit %d: %s", code, stderr.String())
-			}
+			second := failThenResume(t, t.Context(), args, first, errDiskFull.Error())
 			got := map[string]int{}
 			readOps(t, completeLines(first.String()), got)
 			if n := len(got); (n > 0) != tc.wantSome {
 				t.Errorf("the first run wrote %d documents", n)
 			}
-			readOps(t, second.String(), got)
+			readOps(t, second, got)
 			for id := range ids {
 				if got[id] == 0 || got[id] > 1 && !tc.twiceOK {
 					t.Errorf("%s written %d times", id, got[id])
@@ -226,40 +226,14 @@ func TestRun_Credentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []string{"-endpoint", srv.URL(), "-namespace", "ns", "-type", "music"}
-	for _, tc := range []struct {
-		name string
-		env  map[string]string
-		args []string
-		code int
-	}{
-		{"no token", nil, nil, 1},
-		{"-token", nil, []string{"-token", secret}, 0},
-		{"VESPA_TOKEN", map[string]string{"VESPA_TOKEN": secret}, nil, 0},
-		{"VESPA_CLI_DATA_PLANE_TOKEN", map[string]string{"VESPA_CLI_DATA_PLANE_TOKEN": secret}, nil, 0},
-		{"-token wins over the environment", map[string]string{"VESPA_TOKEN": "wrong"}, []string{"-token", secret}, 0},
-		{"-cert without -key", nil, []string{"-token", secret, "-cert", "c.pem"}, 2},
-		{"VESPA_KEY_FILE without a certificate", map[string]string{"VESPA_KEY_FILE": "k.pem"}, []string{"-token", secret}, 2},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			for _, n := range []string{"VESPA_TOKEN", "VESPA_CLI_DATA_PLANE_TOKEN", "VESPA_CERT_FILE", "VESPA_CERT", "VESPA_KEY_FILE", "VESPA_KEY", "VESPA_CA_FILE", "VESPA_CA"} {
-				t.Setenv(n, tc.env[n])
-			}
-			var stdout, stderr bytes.Buffer
-			if code := run(t.Context(), append(append([]string{}, args...), tc.args...), &stdout, &stderr); code != tc.code {
-				t.Errorf("exit %d, want %d: %s", code, tc.code, stderr.String())
-			}
-			if strings.Contains(stderr.String(), secret) {
-				t.Errorf("the token is on stderr: %s", stderr.String())
-			}
-		})
-	}
-	t.Run("-h does not print the token", func(t *testing.T) {
-		t.Setenv("VESPA_TOKEN", secret)
-		var stdout, stderr bytes.Buffer
-		if code := run(t.Context(), []string{"-h"}, &stdout, &stderr); code != 0 || strings.Contains(stderr.String(), secret) ||
-			!strings.Contains(stderr.String(), "-ca-cert") {
-			t.Errorf("exit %d: %s", code, stderr.String())
-		}
+	testutil.CheckCredentials(t, run, args, credflags.EnvNames(), secret, []testutil.CredentialCase{
+		{Name: "no token", Code: 1},
+		{Name: "-token", Args: []string{"-token", secret}, Code: 0},
+		{Name: "VESPA_TOKEN", Env: map[string]string{"VESPA_TOKEN": secret}, Code: 0},
+		{Name: "VESPA_CLI_DATA_PLANE_TOKEN", Env: map[string]string{"VESPA_CLI_DATA_PLANE_TOKEN": secret}, Code: 0},
+		{Name: "-token wins over the environment", Env: map[string]string{"VESPA_TOKEN": "wrong"}, Args: []string{"-token", secret}, Code: 0},
+		{Name: "-cert without -key", Args: []string{"-token", secret, "-cert", "c.pem"}, Code: 2},
+		{Name: "VESPA_KEY_FILE without a certificate", Env: map[string]string{"VESPA_KEY_FILE": "k.pem"}, Args: []string{"-token", secret}, Code: 2},
 	})
 }
 

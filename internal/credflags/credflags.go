@@ -13,9 +13,23 @@ import (
 	"errors"
 	"flag"
 	"os"
+	"slices"
 
 	"github.com/govespa/govespa/vespa"
 )
+
+// The environment variables of each flag, in the order they are read: a
+// flag left empty takes the first of them that is set.
+var (
+	TokenEnv = []string{"VESPA_TOKEN", "VESPA_CLI_DATA_PLANE_TOKEN"}
+	CertEnv  = []string{"VESPA_CERT_FILE", "VESPA_CERT"}
+	KeyEnv   = []string{"VESPA_KEY_FILE", "VESPA_KEY"}
+	CAEnv    = []string{"VESPA_CA_FILE", "VESPA_CA"}
+)
+
+// EnvNames returns every environment variable that [Credentials.Options]
+// reads.
+func EnvNames() []string { return slices.Concat(TokenEnv, CertEnv, KeyEnv, CAEnv) }
 
 // Credentials holds what the flags and the environment say. Its zero value
 // takes everything from the environment.
@@ -57,10 +71,10 @@ func (c *Credentials) Options() ([]vespa.Option, error) {
 			*v = os.Getenv(n)
 		}
 	}
-	fill(&c.token, "VESPA_TOKEN", "VESPA_CLI_DATA_PLANE_TOKEN")
-	fill(&c.cert, "VESPA_CERT_FILE", "VESPA_CERT")
-	fill(&c.key, "VESPA_KEY_FILE", "VESPA_KEY")
-	fill(&c.ca, "VESPA_CA_FILE", "VESPA_CA")
+	fill(&c.token, TokenEnv...)
+	fill(&c.cert, CertEnv...)
+	fill(&c.key, KeyEnv...)
+	fill(&c.ca, CAEnv...)
 	if (c.cert == "") != (c.key == "") {
 		return nil, errors.New("-cert and -key go together (or VESPA_CERT_FILE and VESPA_KEY_FILE)")
 	}

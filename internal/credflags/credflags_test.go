@@ -7,14 +7,17 @@ import (
 	"testing"
 )
 
+// setEnv sets the variables of env and empties every other one that
+// Options reads.
+func setEnv(t *testing.T, env map[string]string) {
+	t.Helper()
+	for _, n := range EnvNames() {
+		t.Setenv(n, env[n])
+	}
+}
+
 func TestOptions_FlagsWinOverEnvironment(t *testing.T) {
-	t.Setenv("VESPA_TOKEN", "env-token-secret")
-	t.Setenv("VESPA_CERT_FILE", "")
-	t.Setenv("VESPA_KEY_FILE", "")
-	t.Setenv("VESPA_CERT", "")
-	t.Setenv("VESPA_KEY", "")
-	t.Setenv("VESPA_CA_FILE", "")
-	t.Setenv("VESPA_CA", "")
+	setEnv(t, map[string]string{"VESPA_TOKEN": "env-token-secret"})
 	var c Credentials
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	c.Register(fs)
@@ -31,12 +34,7 @@ func TestOptions_FlagsWinOverEnvironment(t *testing.T) {
 }
 
 func TestOptions_EnvironmentFillsEmptyFlags(t *testing.T) {
-	t.Setenv("VESPA_TOKEN", "")
-	t.Setenv("VESPA_CLI_DATA_PLANE_TOKEN", "cli-token")
-	t.Setenv("VESPA_CERT_FILE", "")
-	t.Setenv("VESPA_CERT", "c.pem")
-	t.Setenv("VESPA_KEY_FILE", "k.pem")
-	t.Setenv("VESPA_CA_FILE", "ca.pem")
+	setEnv(t, map[string]string{"VESPA_CLI_DATA_PLANE_TOKEN": "cli-token", "VESPA_CERT": "c.pem", "VESPA_KEY_FILE": "k.pem", "VESPA_CA_FILE": "ca.pem"})
 	var c Credentials
 	opts, err := c.Options()
 	if err != nil {
@@ -48,9 +46,7 @@ func TestOptions_EnvironmentFillsEmptyFlags(t *testing.T) {
 }
 
 func TestOptions_CertWithoutKeyIsAnError(t *testing.T) {
-	for _, v := range []string{"VESPA_TOKEN", "VESPA_CLI_DATA_PLANE_TOKEN", "VESPA_KEY_FILE", "VESPA_KEY", "VESPA_CERT_FILE", "VESPA_CERT"} {
-		t.Setenv(v, "")
-	}
+	setEnv(t, nil)
 	var c Credentials
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	c.Register(fs)
@@ -64,8 +60,7 @@ func TestOptions_CertWithoutKeyIsAnError(t *testing.T) {
 
 func TestUsageAndString_NeverShowASecret(t *testing.T) {
 	const secret = "usage-secret-token"
-	t.Setenv("VESPA_TOKEN", secret)
-	t.Setenv("VESPA_CLI_DATA_PLANE_TOKEN", secret)
+	setEnv(t, map[string]string{"VESPA_TOKEN": secret, "VESPA_CLI_DATA_PLANE_TOKEN": secret})
 	var c Credentials
 	var out bytes.Buffer
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)

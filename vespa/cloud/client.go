@@ -57,7 +57,7 @@ func NewClient(app ApplicationID, opts ...Option) (*Client, error) {
 	if base == nil {
 		base, _ = url.Parse(DefaultEndpoint)
 	}
-	t := ctlplane.NewTransport("cloud", c.httpClient, c.policy, c.userAgent, c.logger)
+	t := c.Transport("cloud", c.HTTPClient)
 	t.Token = c.accessToken
 	auth := "access token " + redacted
 	var sg *signer
@@ -69,7 +69,7 @@ func NewClient(app ApplicationID, opts ...Option) (*Client, error) {
 		t.Sign, sg = s.sign, s
 		auth = "API key " + strconv.Quote(s.keyID) + " " + redacted
 	}
-	return &Client{app: app, base: base, t: t, auth: auth, signer: sg, poll: c.poll}, nil
+	return &Client{app: app, base: base, t: t, auth: auth, signer: sg, poll: c.Poll}, nil
 }
 
 // Application returns the application instance the client scripts.

@@ -83,16 +83,12 @@ func (c *Client) Deploy(ctx context.Context, zone Zone, pkg *deploy.Package, opt
 		form.field("deployOptions", deployOptions)
 	}
 	cl.ContentType, cl.Write = form.contentType(), form.write
-	r, err := c.t.Upload(ctx, cl)
-	if err != nil {
-		return nil, err
-	}
-	var reply struct {
+	reply, err := ctlplane.UploadJSON[struct {
 		Message string `json:"message"`
 		Run     int64  `json:"run"`
-	}
-	if err := json.Unmarshal(r.Body, &reply); err != nil {
-		return nil, fmt.Errorf("cloud: deploy: decoding reply: %w", err)
+	}](ctx, c.t, cl)
+	if err != nil {
+		return nil, err
 	}
 	if reply.Run <= 0 {
 		return nil, fmt.Errorf("cloud: deploy: reply has no run number: %s", reply.Message)

@@ -2,7 +2,6 @@ package cloud
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/govespa/govespa/vespa/internal/ctlplane"
@@ -62,11 +61,11 @@ func (c *Client) Endpoints(ctx context.Context, zone Zone, filter EndpointFilter
 }
 
 func decodeEndpoints(body []byte, filter EndpointFilter) ([]Endpoint, error) {
-	var reply struct {
+	reply, err := ctlplane.DecodeJSON[struct {
 		Endpoints []Endpoint `json:"endpoints"`
-	}
-	if err := json.Unmarshal(body, &reply); err != nil {
-		return nil, fmt.Errorf("cloud: endpoints: decoding reply: %w", err)
+	}]("cloud", "endpoints", body)
+	if err != nil {
+		return nil, err
 	}
 	var out []Endpoint
 	for _, e := range reply.Endpoints {
@@ -87,15 +86,9 @@ func (c *Client) Delete(ctx context.Context, zone Zone) (string, error) {
 	if err := checkManualZone("delete", zone); err != nil {
 		return "", err
 	}
-	r, err := c.t.Do(ctx, ctlplane.Call{Op: "delete", Method: "DELETE", URL: c.deploymentURL(zone)})
+	reply, err := ctlplane.DoJSON[ctlplane.MessageReply](ctx, c.t, ctlplane.Call{Op: "delete", Method: "DELETE", URL: c.deploymentURL(zone)})
 	if err != nil {
 		return "", err
-	}
-	var reply struct {
-		Message string `json:"message"`
-	}
-	if err := json.Unmarshal(r.Body, &reply); err != nil {
-		return "", fmt.Errorf("cloud: delete: decoding reply: %w", err)
 	}
 	return reply.Message, nil
 }

@@ -70,12 +70,12 @@ const (
 // cannot use it, takes the key file, and pass an access token with
 // [WithAccessToken] to use a login instead.
 func FromEnvironment() Option {
-	return option{name: "FromEnvironment", fn: func(c *config) error {
+	return newOption("FromEnvironment", func(c *config) error {
 		key, err := cliAPIKey(c.env, c.app.Tenant)
 		if err != nil {
 			return err
 		}
-		if _, err := ParseAPIKey(key); err != nil {
+		if err := c.setAPIKey(key); err != nil {
 			return err
 		}
 		if name, ok := c.env(EnvCloudSystem); ok && name != "" {
@@ -85,10 +85,8 @@ func FromEnvironment() Option {
 			}
 			c.envEndpoint = u
 		}
-		c.apiKey = key
-		c.auths++
 		return nil
-	}}
+	})
 }
 
 // cliAPIKey finds the API key as Vespa's CLI does (see [FromEnvironment]).

@@ -1,20 +1,14 @@
 package cloud_test
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
-	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/cloud"
 	"github.com/govespa/govespa/vespa/cloud/cloudtest"
 )
@@ -67,44 +61,44 @@ func signedBy(t *testing.T, key []byte, opts ...cloud.Option) error {
 func TestFromEnvironment_Precedence(t *testing.T) {
 	envKey, fileKey, homeKey := newKey(t), newKey(t), newKey(t)
 
-	t.Run("the tenant's key file in VESPA_CLI_HOME", func(t *testing.T) {
-		home := cliEnv(t)
-		writeFile(t, filepath.Join(home, "scoober.api-key.pem"), homeKey)
-		if err := signedBy(t, homeKey, cloud.FromEnvironment()); err != nil {
-			t.Error(err)
-		}
-	})
-	t.Run("~/.vespa when VESPA_CLI_HOME is unset", func(t *testing.T) {
-		cliEnv(t)
-		if err := os.Unsetenv(cloud.EnvCLIHome); err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, filepath.Join(os.Getenv("HOME"), ".vespa", "scoober.api-key.pem"), homeKey)
-		if err := signedBy(t, homeKey, cloud.FromEnvironment()); err != nil {
-			t.Error(err)
-		}
-	})
-	t.Run("VESPA_CLI_API_KEY_FILE before the home file", func(t *testing.T) {
-		home := cliEnv(t)
-		writeFile(t, filepath.Join(home, "scoober.api-key.pem"), homeKey)
+	// ciKeyFile writes fileKey to a file outside the CLI's home and points
+	// VESPA_CLI_API_KEY_FILE at it.
+	ciKeyFile := func(t *testing.T) {
 		f := filepath.Join(t.TempDir(), "ci.pem")
 		writeFile(t, f, fileKey)
 		t.Setenv(cloud.EnvAPIKeyFile, f)
-		if err := signedBy(t, fileKey, cloud.FromEnvironment()); err != nil {
-			t.Error(err)
-		}
-	})
-	t.Run("VESPA_CLI_API_KEY before everything", func(t *testing.T) {
-		home := cliEnv(t)
-		writeFile(t, filepath.Join(home, "scoober.api-key.pem"), homeKey)
-		f := filepath.Join(t.TempDir(), "ci.pem")
-		writeFile(t, f, fileKey)
-		t.Setenv(cloud.EnvAPIKeyFile, f)
-		t.Setenv(cloud.EnvAPIKey, string(envKey))
-		if err := signedBy(t, envKey, cloud.FromEnvironment()); err != nil {
-			t.Error(err)
-		}
-	})
+	}
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, home string)
+		want  []byte // the key that must sign
+	}{
+		{"the tenant's key file in VESPA_CLI_HOME", func(t *testing.T, home string) {
+			writeFile(t, filepath.Join(home, "scoober.api-key.pem"), homeKey)
+		}, homeKey},
+		{"~/.vespa when VESPA_CLI_HOME is unset", func(t *testing.T, _ string) {
+			if err := os.Unsetenv(cloud.EnvCLIHome); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(os.Getenv("HOME"), ".vespa", "scoober.api-key.pem"), homeKey)
+		}, homeKey},
+		{"VESPA_CLI_API_KEY_FILE before the home file", func(t *testing.T, home string) {
+			writeFile(t, filepath.Join(home, "scoober.api-key.pem"), homeKey)
+			ciKeyFile(t)
+		}, fileKey},
+		{"VESPA_CLI_API_KEY before everything", func(t *testing.T, home string) {
+			writeFile(t, filepath.Join(home, "scoober.api-key.pem"), homeKey)
+			ciKeyFile(t)
+			t.Setenv(cloud.EnvAPIKey, string(envKey))
+		}, envKey},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.setup(t, cliEnv(t))
+			if err := signedBy(t, tc.want, cloud.FromEnvironment()); err != nil {
+				t.Error(err)
+			}
+		})
+	}
 	t.Run("VESPA_CLI_API_KEY set but empty is an error, as with the CLI", func(t *testing.T) {
 		home := cliEnv(t)
 		writeFile(t, filepath.Join(home, "scoober.api-key.pem"), homeKey)
@@ -182,26 +176,6 @@ func TestFromEnvironment_CloudSystem(t *testing.T) {
 	}
 }
 
-// certPEM makes a self-signed certificate valid until notAfter, and its key.
-func certPEM(t *testing.T, notAfter time.Time) (cert, key []byte) {
-	t.Helper()
-	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "cloud.vespa.example"},
-		NotBefore: notAfter.Add(-time.Hour), NotAfter: notAfter}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &k.PublicKey, k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kd, err := x509.MarshalPKCS8PrivateKey(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kd})
-}
-
 func TestDataPlaneFromEnvironment(t *testing.T) {
 	later := time.Now().Add(time.Hour)
 	t.Run("the token wins", func(t *testing.T) {
@@ -236,7 +210,7 @@ func TestDataPlaneFromEnvironment(t *testing.T) {
 		if _, _, err := kp.Save(filepath.Join(home, testApp.String()), false); err != nil {
 			t.Fatal(err)
 		}
-		cert, key := certPEM(t, later)
+		cert, key := testutil.SelfSignedPEM(t, later)
 		t.Setenv(cloud.EnvDataPlaneCert, string(cert))
 		t.Setenv(cloud.EnvDataPlaneKey, string(key))
 		o, err := cloud.DataPlaneFromEnvironment(testApp)
@@ -246,7 +220,7 @@ func TestDataPlaneFromEnvironment(t *testing.T) {
 	})
 	t.Run("VESPA_CLI_DATA_PLANE_CERT_FILE and _KEY_FILE", func(t *testing.T) {
 		cliEnv(t)
-		cert, key := certPEM(t, later)
+		cert, key := testutil.SelfSignedPEM(t, later)
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "c.pem"), cert)
 		writeFile(t, filepath.Join(dir, "k.pem"), key)
@@ -260,7 +234,7 @@ func TestDataPlaneFromEnvironment(t *testing.T) {
 	})
 	t.Run("an expired certificate is an error, as with the CLI", func(t *testing.T) {
 		cliEnv(t)
-		cert, key := certPEM(t, time.Now().Add(-time.Hour))
+		cert, key := testutil.SelfSignedPEM(t, time.Now().Add(-time.Hour))
 		t.Setenv(cloud.EnvDataPlaneCert, string(cert))
 		t.Setenv(cloud.EnvDataPlaneKey, string(key))
 		if _, err := cloud.DataPlaneFromEnvironment(testApp); err == nil || !strings.Contains(err.Error(), "expired") ||

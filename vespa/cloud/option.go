@@ -36,59 +36,50 @@ type Option interface {
 // default is [DefaultEndpoint]. Use it to reach another system or an
 // emulator (such as cloudtest's Server).
 func WithEndpoint(endpoint string) Option {
-	return option{name: "WithEndpoint", fn: func(c *config) error {
+	return newOption("WithEndpoint", func(c *config) error {
 		u, err := ctlplane.ParseBaseURL(endpoint)
 		if err != nil {
-			return fmt.Errorf("WithEndpoint: %w", err)
+			return err
 		}
 		c.endpoint = u
 		return nil
-	}}
+	})
 }
 
 // WithAPIKey makes a [Client] sign its requests with an API key: a PEM
 // ECDSA P-256 private key, SEC 1 or PKCS #8 (see [ParseAPIKey]). Exactly one
 // of WithAPIKey, [WithAPIKeyFile] and [WithAccessToken] must be given.
 func WithAPIKey(pemKey []byte) Option {
-	return option{name: "WithAPIKey", fn: func(c *config) error {
-		if _, err := ParseAPIKey(pemKey); err != nil {
-			return fmt.Errorf("WithAPIKey: %w", err)
-		}
-		c.apiKey = pemKey
-		c.auths++
-		return nil
-	}}
+	return newOption("WithAPIKey", func(c *config) error { return c.setAPIKey(pemKey) })
 }
 
 // WithAPIKeyFile is [WithAPIKey] with the key read from a file, such as
 // ~/.vespa/<tenant>.api-key.pem ([FromEnvironment] finds that file, and
 // Vespa's CLI's variables, by itself).
 func WithAPIKeyFile(path string) Option {
-	return option{name: "WithAPIKeyFile", fn: func(c *config) error {
+	return newOption("WithAPIKeyFile", func(c *config) error {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return fmt.Errorf("WithAPIKeyFile: %w", err)
+			return err
 		}
-		if _, err := ParseAPIKey(b); err != nil {
-			return fmt.Errorf("WithAPIKeyFile %s: %w", path, err)
+		if err := c.setAPIKey(b); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
 		}
-		c.apiKey = b
-		c.auths++
 		return nil
-	}}
+	})
 }
 
 // WithAccessToken makes a [Client] send "Authorization: Bearer <token>", for
 // an OAuth access token such as the one `vespa auth login` obtains.
 func WithAccessToken(token string) Option {
-	return option{name: "WithAccessToken", fn: func(c *config) error {
+	return newOption("WithAccessToken", func(c *config) error {
 		if token == "" {
-			return errors.New("WithAccessToken: empty token")
+			return errors.New("empty token")
 		}
 		c.accessToken = token
 		c.auths++
 		return nil
-	}}
+	})
 }
 
 // WithHTTPClient sets the HTTP client; the default is a client of its own
@@ -96,13 +87,7 @@ func WithAccessToken(token string) Option {
 // are the policy's (see [WithRetryPolicy]); its Timeout, if any, bounds each
 // attempt.
 func WithHTTPClient(hc *http.Client) Option {
-	return option{name: "WithHTTPClient", fn: func(c *config) error {
-		if hc == nil {
-			return errors.New("WithHTTPClient: nil client")
-		}
-		c.httpClient = hc
-		return nil
-	}}
+	return newOption("WithHTTPClient", func(c *config) error { return c.SetHTTPClient(hc) })
 }
 
 // WithRetryPolicy sets the retry policy of reads and status polls; the
@@ -110,87 +95,59 @@ func WithHTTPClient(hc *http.Client) Option {
 // attempts). Uploads ([Client.Deploy], [Client.Submit], [Client.CreateToken])
 // are sent once whatever it says (retries.Upload).
 func WithRetryPolicy(p retries.Policy) Option {
-	return option{name: "WithRetryPolicy", fn: func(c *config) error {
-		if err := p.Err(); err != nil {
-			return fmt.Errorf("WithRetryPolicy: %w", err)
-		}
-		c.policy = p
-		return nil
-	}}
+	return newOption("WithRetryPolicy", func(c *config) error { return c.SetRetryPolicy(p) })
 }
 
 // WithLogger sets the logger of retries and waits; the default discards.
 // Nothing logged contains keys, tokens or signatures.
 func WithLogger(l *slog.Logger) Option {
-	return option{name: "WithLogger", fn: func(c *config) error {
-		if l == nil {
-			return errors.New("WithLogger: nil logger")
-		}
-		c.logger = l
-		return nil
-	}}
+	return newOption("WithLogger", func(c *config) error { return c.SetLogger(l) })
 }
 
 // WithPollInterval sets how often waits poll; the default is
 // [DefaultPollInterval]. It must be positive.
 func WithPollInterval(d time.Duration) Option {
-	return option{name: "WithPollInterval", fn: func(c *config) error {
-		if d <= 0 {
-			return fmt.Errorf("WithPollInterval: %v is not positive", d)
-		}
-		c.poll = d
-		return nil
-	}}
+	return newOption("WithPollInterval", func(c *config) error { return c.SetPollInterval(d) })
 }
 
 // WithClock sets the clock whose time signs requests; the default is
 // time.Now. For tests.
 func WithClock(now func() time.Time) Option {
-	return option{name: "WithClock", fn: func(c *config) error {
+	return newOption("WithClock", func(c *config) error {
 		if now == nil {
-			return errors.New("WithClock: nil clock")
+			return errors.New("nil clock")
 		}
 		c.now = now
 		return nil
-	}}
+	})
 }
 
 // WithUserAgent sets the User-Agent header; the default is [vespa.UserAgent].
 func WithUserAgent(ua string) Option {
-	return option{name: "WithUserAgent", fn: func(c *config) error {
-		c.userAgent = ua
-		return nil
-	}}
+	return newOption("WithUserAgent", func(c *config) error { return c.SetUserAgent(ua) })
 }
 
-// option is an [Option]: a named function, so that an option prints as its
-// name (cloud.WithAPIKey) and never as the values it captured.
-type option struct {
-	name string
-	fn   func(*config) error
+// option is an [Option]: a named function (ctlplane.Option), so that an
+// option prints as its name (cloud.WithAPIKey) for every verb and never as
+// the values it captured, and its errors start with its name.
+type option struct{ ctlplane.Option[config] }
+
+func newOption(name string, set func(*config) error) Option {
+	return option{ctlplane.Option[config]{Pkg: "cloud", Name: name, Set: set}}
 }
 
-func (o option) apply(c *config) error { return o.fn(c) }
-
-// String returns the option's name, such as "cloud.WithAPIKey": never the
-// key, token or other value it was given.
-func (o option) String() string { return "cloud." + o.name }
-
-// Format prints [option.String] for every verb.
-func (o option) Format(f fmt.State, verb rune) { formatSafe(f, verb, o.String()) }
+func (o option) apply(c *config) error { return o.Apply(c) }
 
 // config collects the options.
 type config struct {
+	// Settings are the HTTP client, policy, logger, poll interval and
+	// User-Agent, which package deploy has too.
+	ctlplane.Settings
 	endpoint    *url.URL
 	apiKey      []byte
 	accessToken string
 	auths       int
-	httpClient  *http.Client
-	policy      retries.Policy
-	logger      *slog.Logger
-	poll        time.Duration
 	now         func() time.Time
-	userAgent   string
 	// app is the client's application, for options that depend on it.
 	app ApplicationID
 	// env looks up the environment, for FromEnvironment; os.LookupEnv.
@@ -200,26 +157,26 @@ type config struct {
 	envEndpoint *url.URL
 }
 
+// setAPIKey sets the API key, which must parse ([ParseAPIKey]).
+func (c *config) setAPIKey(pemKey []byte) error {
+	if _, err := ParseAPIKey(pemKey); err != nil {
+		return err
+	}
+	c.apiKey = pemKey
+	c.auths++
+	return nil
+}
+
 func newConfig(app ApplicationID, opts []Option) (*config, error) {
 	c := &config{
-		policy:    retries.ControlPlane,
-		logger:    slog.New(slog.DiscardHandler),
-		poll:      DefaultPollInterval,
-		now:       time.Now,
-		userAgent: vespa.UserAgent,
-		app:       app,
-		env:       os.LookupEnv,
+		Settings: ctlplane.NewSettings(DefaultPollInterval, vespa.UserAgent),
+		now:      time.Now,
+		app:      app,
+		env:      os.LookupEnv,
 	}
-	for i, o := range opts {
-		if o == nil {
-			return nil, fmt.Errorf("cloud: option %d is nil", i)
-		}
-		if err := o.apply(c); err != nil {
-			return nil, fmt.Errorf("cloud: %w", err)
-		}
+	if err := ctlplane.ApplyOptions("cloud", opts, func(o Option) error { return o.apply(c) }); err != nil {
+		return nil, err
 	}
-	if c.httpClient == nil {
-		c.httpClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-	}
+	c.Complete()
 	return c, nil
 }

@@ -118,7 +118,7 @@ func (c config) String() string {
 		fmt.Fprintf(&b, "Endpoint:%s, ", c.endpoint)
 	}
 	fmt.Fprintf(&b, "APIKey:%s, AccessToken:%s, Poll:%s, UserAgent:%s}",
-		secretText(len(c.apiKey) > 0), secretText(c.accessToken != ""), c.poll, strconv.Quote(c.userAgent))
+		secretText(len(c.apiKey) > 0), secretText(c.accessToken != ""), c.Poll, strconv.Quote(c.UserAgent))
 	return b.String()
 }
 

@@ -174,27 +174,9 @@ func TestFormat_NoSecret(t *testing.T) {
 
 // redactLog is a logger at the lowest level, writing text and JSON
 // (slog.JSONHandler marshals values; the text handler formats them with %+v).
-func redactLog() (*slog.Logger, *syncBuffer) {
-	buf := &syncBuffer{}
-	opts := &slog.HandlerOptions{Level: slog.LevelDebug - 4}
-	return slog.New(testutil.MultiHandler(slog.NewTextHandler(buf, opts), slog.NewJSONHandler(buf, opts))), buf
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+func redactLog() (*slog.Logger, *testutil.SyncBuffer) {
+	buf := &testutil.SyncBuffer{}
+	return testutil.TextAndJSONLogger(buf), buf
 }
 
 // wireRecorder records the credentials each request carried: the signature

@@ -86,15 +86,15 @@ func (c *Client) RunDetails(ctx context.Context, zone Zone, run, after int64) (*
 
 // decodeRunDetails decodes a run reply, keeping the order of the log's steps.
 func decodeRunDetails(body []byte) (*RunDetails, error) {
-	var raw struct {
+	raw, err := ctlplane.DecodeJSON[struct {
 		Active bool                       `json:"active"`
 		Status RunStatus                  `json:"status"`
 		LastID int64                      `json:"lastId"`
 		Log    json.RawMessage            `json:"log"`
 		Steps  map[string]json.RawMessage `json:"steps"`
-	}
-	if err := json.Unmarshal(body, &raw); err != nil {
-		return nil, fmt.Errorf("cloud: run status: decoding reply: %w", err)
+	}]("cloud", "run status", body)
+	if err != nil {
+		return nil, err
 	}
 	d := &RunDetails{Active: raw.Active, Status: raw.Status, LastID: raw.LastID, Steps: map[string]string{}}
 	for name, st := range raw.Steps {

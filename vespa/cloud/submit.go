@@ -70,17 +70,9 @@ func (c *Client) Submit(ctx context.Context, pkg, testPkg *deploy.Package, opts 
 	if testPkg != nil {
 		form.file("applicationTestZip", "application-test.zip", testPkg)
 	}
-	r, err := c.t.Upload(ctx, ctlplane.Call{Op: "submit", Method: "POST", URL: c.applicationURL("submit"),
+	return ctlplane.UploadJSON[Submission](ctx, c.t, ctlplane.Call{Op: "submit", Method: "POST", URL: c.applicationURL("submit"),
 		ContentType: form.contentType(), Write: form.write,
 		Check: "look for a new build in the application's deployment view in the console before submitting again"})
-	if err != nil {
-		return nil, err
-	}
-	var s Submission
-	if err := json.Unmarshal(r.Body, &s); err != nil {
-		return nil, fmt.Errorf("cloud: submit: decoding reply: %w", err)
-	}
-	return &s, nil
 }
 
 // BuildJob is one job of a production build.
@@ -118,15 +110,7 @@ type BuildStatus struct {
 // BuildStatus returns the status of a production build, from GET
 // /application/v4/tenant/T/application/A/build-status/<build>.
 func (c *Client) BuildStatus(ctx context.Context, build int64) (*BuildStatus, error) {
-	r, err := c.t.Do(ctx, ctlplane.Call{Op: "build status", Method: "GET", URL: c.applicationURL("build-status", strconv.FormatInt(build, 10))})
-	if err != nil {
-		return nil, err
-	}
-	var s BuildStatus
-	if err := json.Unmarshal(r.Body, &s); err != nil {
-		return nil, fmt.Errorf("cloud: build status: decoding reply: %w", err)
-	}
-	return &s, nil
+	return ctlplane.DoJSON[BuildStatus](ctx, c.t, ctlplane.Call{Op: "build status", Method: "GET", URL: c.applicationURL("build-status", strconv.FormatInt(build, 10))})
 }
 
 // BuildError reports a production build that failed or was cancelled. It

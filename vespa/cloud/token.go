@@ -2,7 +2,6 @@ package cloud
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -37,19 +36,15 @@ func (c *Client) CreateToken(ctx context.Context, tokenID string, ttl time.Durat
 	if ttl > 0 {
 		u.RawQuery = "expiration=" + ttl.Round(time.Second).String()
 	}
-	r, err := c.t.Upload(ctx, ctlplane.Call{Op: "create token", Method: "POST", URL: u,
-		Check: "list the tenant's tokens in the console; a version made then is not shown again: expire it and create another"})
-	if err != nil {
-		return nil, err
-	}
-	var reply struct {
+	reply, err := ctlplane.UploadJSON[struct {
 		ID          string `json:"id"`
 		Token       string `json:"token"`
 		Fingerprint string `json:"fingerprint"`
 		Expiration  string `json:"expiration"`
-	}
-	if err := json.Unmarshal(r.Body, &reply); err != nil {
-		return nil, fmt.Errorf("cloud: create token: decoding reply: %w", err)
+	}](ctx, c.t, ctlplane.Call{Op: "create token", Method: "POST", URL: u,
+		Check: "list the tenant's tokens in the console; a version made then is not shown again: expire it and create another"})
+	if err != nil {
+		return nil, err
 	}
 	t := &Token{ID: reply.ID, Value: reply.Token, Fingerprint: reply.Fingerprint}
 	if t.ID == "" {

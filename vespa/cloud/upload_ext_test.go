@@ -71,14 +71,8 @@ func TestClient_OutsideLinkRefusedBeforeSending(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "app")
 	secret := filepath.Join(base, "secret.pem")
-	for name, data := range map[string]string{filepath.Join(dir, "services.xml"): "<services/>", secret: "API KEY"} {
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(name, []byte(data), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFile(t, filepath.Join(dir, "services.xml"), []byte("<services/>"))
+	writeFile(t, secret, []byte("API KEY"))
 	pkg, err := deploy.NewPackage(dir)
 	if err != nil {
 		t.Fatal(err)

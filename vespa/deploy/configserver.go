@@ -35,12 +35,12 @@ func NewConfigServer(endpoint string, opts ...Option) (*ConfigServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := ctlplane.NewTransport("deploy", c.httpClient, c.policy, c.userAgent, c.logger)
+	t := c.Transport("deploy", c.HTTPClient)
 	health := t
 	if c.containerClient != nil {
-		health = ctlplane.NewTransport("deploy", c.containerClient, c.policy, c.userAgent, c.logger)
+		health = c.Transport("deploy", c.containerClient)
 	}
-	return &ConfigServer{base: u, t: t, health: health, poll: c.poll}, nil
+	return &ConfigServer{base: u, t: t, health: health, poll: c.Poll}, nil
 }
 
 // URL returns the config server's base URL.
@@ -155,9 +155,9 @@ type deployReply struct {
 
 // decodeSession decodes a prepareandactivate reply.
 func decodeSession(body []byte) (*Session, error) {
-	var r deployReply
-	if err := json.Unmarshal(body, &r); err != nil {
-		return nil, fmt.Errorf("deploy: decoding reply: %w", err)
+	r, err := ctlplane.DecodeJSON[deployReply]("deploy", "deploy", body)
+	if err != nil {
+		return nil, err
 	}
 	id, err := strconv.ParseInt(r.SessionID, 10, 64)
 	if err != nil {

@@ -2,7 +2,6 @@ package deploy
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -33,15 +32,9 @@ func (c *ConfigServer) Activate(ctx context.Context, s *Session) error {
 		}
 		u.RawQuery = url.Values{"timeout": {TimeoutParam(left)}}.Encode()
 	}
-	r, err := c.t.Do(ctx, ctlplane.Call{Op: "activate", Method: "PUT", URL: u})
+	reply, err := ctlplane.DoJSON[ctlplane.MessageReply](ctx, c.t, ctlplane.Call{Op: "activate", Method: "PUT", URL: u})
 	if err != nil {
 		return err
-	}
-	var reply struct {
-		Message string `json:"message"`
-	}
-	if err := json.Unmarshal(r.Body, &reply); err != nil {
-		return fmt.Errorf("deploy: activate: decoding reply: %w", err)
 	}
 	s.Activated = true
 	if reply.Message != "" {

@@ -90,6 +90,19 @@ func newConfigServer(t *testing.T, h http.Handler) *deploy.ConfigServer {
 	return cs
 }
 
+// serveConfigServer serves h on a loopback listener for the rest of the test
+// and returns a client of it.
+func serveConfigServer(t *testing.T, h http.Handler) *deploy.ConfigServer {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	cs, err := deploy.NewConfigServer(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
 func TestConfigServer_DeployAndWait(t *testing.T) {
 	f := &fakeConfigServer{convergeAfter: 3, upAfter: 2}
 	synctest.Test(t, func(t *testing.T) {
@@ -190,13 +203,7 @@ func TestConfigServer_ContainerURLs(t *testing.T) {
 }
 
 func TestConfigServer_RealListener(t *testing.T) {
-	f := &fakeConfigServer{}
-	srv := httptest.NewServer(f)
-	defer srv.Close()
-	cs, err := deploy.NewConfigServer(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs := serveConfigServer(t, &fakeConfigServer{})
 	if s, err := cs.Deploy(t.Context(), appPackage(t), deploy.Params{}); err != nil || s.ID != 3 {
 		t.Errorf("Deploy over a real connection (chunked body) = %+v, %v", s, err)
 	}

@@ -213,16 +213,11 @@ func TestDeploy_RedirectElsewhereIsNotFollowed(t *testing.T) {
 	var elsewhere atomic.Int32
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhere.Add(1) }))
 	defer other.Close()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	cs := serveConfigServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
 	}))
-	defer srv.Close()
-	cs, err := deploy.NewConfigServer(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = cs.Deploy(t.Context(), appPackage(t), deploy.Params{})
+	_, err := cs.Deploy(t.Context(), appPackage(t), deploy.Params{})
 	if !errors.Is(err, vespa.ErrRedirect) || errors.Is(err, deploy.ErrOutcomeUnknown) || elsewhere.Load() != 0 {
 		t.Errorf("Deploy = %v, %d requests elsewhere; want ErrRedirect (an answer: no unknown outcome) and none", err, elsewhere.Load())
 	}
@@ -264,18 +259,13 @@ func (f failingFS) Open(name string) (fs.File, error) {
 // the upload streams ends it with that cause, not with an unknown outcome:
 // the server got a truncated body, which it cannot take for a package.
 func TestDeploy_UnreadablePackageFileIsNamed(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	cs := serveConfigServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, err := io.Copy(io.Discard, r.Body); err != nil {
 			return // a truncated body: no answer
 		}
 		io.WriteString(w, `{"session-id":"2","activated":true}`)
 	}))
-	defer srv.Close()
 	pkg, err := deploy.NewPackageFS(failingFS{testutil.MapFS("services.xml", "<services/>", "schemas/broken.sd", strings.Repeat("x", 1<<20))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := deploy.NewConfigServer(srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}

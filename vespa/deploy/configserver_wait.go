@@ -2,7 +2,6 @@ package deploy
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -56,15 +55,7 @@ func (c *ConfigServer) Convergence(ctx context.Context, application, instance st
 	app, inst := Params{Application: application, Instance: instance}.names()
 	u := c.base.JoinPath("application/v2/tenant/default/application", app,
 		"environment/prod/region/default/instance", inst, "serviceconverge")
-	r, err := c.t.Do(ctx, ctlplane.Call{Op: "service convergence", Method: "GET", URL: u})
-	if err != nil {
-		return nil, err
-	}
-	var conv Convergence
-	if err := json.Unmarshal(r.Body, &conv); err != nil {
-		return nil, fmt.Errorf("deploy: service convergence: decoding reply: %w", err)
-	}
-	return &conv, nil
+	return ctlplane.DoJSON[Convergence](ctx, c.t, ctlplane.Call{Op: "service convergence", Method: "GET", URL: u})
 }
 
 // WaitForConvergence polls the convergence of s's application until it
@@ -138,13 +129,9 @@ func (c *ConfigServer) WaitForHealth(ctx context.Context, containerURL string) e
 	}
 	u := base.JoinPath("state/v1/health")
 	return ctlplane.Poll(ctx, "deploy", "health of "+base.String(), c.poll, DefaultWaitTimeout, func(ctx context.Context) (bool, error) {
-		r, err := c.health.Do(ctx, ctlplane.Call{Op: "health", Method: "GET", URL: u})
+		h, err := ctlplane.DoJSON[Health](ctx, c.health, ctlplane.Call{Op: "health", Method: "GET", URL: u})
 		if err != nil {
 			return false, err
-		}
-		var h Health
-		if err := json.Unmarshal(r.Body, &h); err != nil {
-			return false, fmt.Errorf("deploy: health: decoding reply: %w", err)
 		}
 		return strings.EqualFold(h.Status.Code, "up"), nil
 	})

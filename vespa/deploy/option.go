@@ -1,13 +1,12 @@
 package deploy
 
 import (
-	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/internal/ctlplane"
 	"github.com/govespa/govespa/vespa/retries"
 )
 
@@ -31,13 +30,7 @@ type Option interface {
 // are the policy's (see [WithRetryPolicy]); its Timeout, if any, bounds each
 // attempt.
 func WithHTTPClient(hc *http.Client) Option {
-	return option{name: "WithHTTPClient", fn: func(c *config) error {
-		if hc == nil {
-			return errors.New("nil client")
-		}
-		c.httpClient = hc
-		return nil
-	}}
+	return newOption("WithHTTPClient", func(c *config) error { return c.SetHTTPClient(hc) })
 }
 
 // WithContainerHTTPClient sets the HTTP client with which a [ConfigServer]
@@ -48,13 +41,7 @@ func WithHTTPClient(hc *http.Client) Option {
 // vespa.WithCertificateFiles. The default is the config server's own client
 // (see [WithHTTPClient]). Like that one it must not retry.
 func WithContainerHTTPClient(hc *http.Client) Option {
-	return option{name: "WithContainerHTTPClient", fn: func(c *config) error {
-		if hc == nil {
-			return errors.New("nil client")
-		}
-		c.containerClient = hc
-		return nil
-	}}
+	return newOption("WithContainerHTTPClient", func(c *config) error { return ctlplane.SetNonNil(&c.containerClient, hc, "client") })
 }
 
 // WithRetryPolicy sets the retry policy of reads and status polls; the
@@ -62,87 +49,51 @@ func WithContainerHTTPClient(hc *http.Client) Option {
 // transient 409s retried, final 4xx not, 3 attempts). Deployments are sent
 // once whatever it says (retries.Upload).
 func WithRetryPolicy(p retries.Policy) Option {
-	return option{name: "WithRetryPolicy", fn: func(c *config) error {
-		if err := p.Err(); err != nil {
-			return err
-		}
-		c.policy = p
-		return nil
-	}}
+	return newOption("WithRetryPolicy", func(c *config) error { return c.SetRetryPolicy(p) })
 }
 
 // WithLogger sets the logger of retries and waits; the default discards.
 func WithLogger(l *slog.Logger) Option {
-	return option{name: "WithLogger", fn: func(c *config) error {
-		if l == nil {
-			return errors.New("nil logger")
-		}
-		c.logger = l
-		return nil
-	}}
+	return newOption("WithLogger", func(c *config) error { return c.SetLogger(l) })
 }
 
 // WithPollInterval sets how often waits poll; the default is
 // [DefaultPollInterval]. It must be positive.
 func WithPollInterval(d time.Duration) Option {
-	return option{name: "WithPollInterval", fn: func(c *config) error {
-		if d <= 0 {
-			return fmt.Errorf("%v is not positive", d)
-		}
-		c.poll = d
-		return nil
-	}}
+	return newOption("WithPollInterval", func(c *config) error { return c.SetPollInterval(d) })
 }
 
 // WithUserAgent sets the User-Agent header; the default is the data plane's,
 // [vespa.UserAgent], so that one access log shows one client.
 func WithUserAgent(ua string) Option {
-	return option{name: "WithUserAgent", fn: func(c *config) error {
-		c.userAgent = ua
-		return nil
-	}}
+	return newOption("WithUserAgent", func(c *config) error { return c.SetUserAgent(ua) })
 }
 
-// option is an [Option]: a named function, so that an option prints as its
-// name and never as the values it captured.
-type option struct {
-	name string
-	fn   func(*config) error
+// option is an [Option]: a named function (ctlplane.Option), so that an
+// option prints as its name (deploy.WithHTTPClient) for every verb and never
+// as the values it captured, and its errors start with its name.
+type option struct{ ctlplane.Option[config] }
+
+func newOption(name string, set func(*config) error) Option {
+	return option{ctlplane.Option[config]{Pkg: "deploy", Name: name, Set: set}}
 }
 
-func (o option) applyConfigServer(c *config) error { return o.fn(c) }
-
-// String returns the option's name, such as "deploy.WithHTTPClient".
-func (o option) String() string { return "deploy." + o.name }
+func (o option) applyConfigServer(c *config) error { return o.Apply(c) }
 
 // config collects the options.
 type config struct {
-	httpClient *http.Client
-	// containerClient reaches containers' health; nil means httpClient.
+	// Settings are the HTTP client, policy, logger, poll interval and
+	// User-Agent, which package cloud has too.
+	ctlplane.Settings
+	// containerClient reaches containers' health; nil means HTTPClient.
 	containerClient *http.Client
-	policy          retries.Policy
-	logger          *slog.Logger
-	poll            time.Duration
-	userAgent       string
 }
 
 func newConfig(opts []Option) (*config, error) {
-	c := &config{
-		policy:    retries.ControlPlane,
-		logger:    slog.New(slog.DiscardHandler),
-		poll:      DefaultPollInterval,
-		userAgent: vespa.UserAgent,
+	c := &config{Settings: ctlplane.NewSettings(DefaultPollInterval, vespa.UserAgent)}
+	if err := ctlplane.ApplyOptions("deploy", opts, func(o Option) error { return o.applyConfigServer(c) }); err != nil {
+		return nil, err
 	}
-	for i, o := range opts {
-		if o == nil {
-			return nil, fmt.Errorf("deploy: option %d is nil", i)
-		}
-		if err := o.applyConfigServer(c); err != nil {
-			return nil, fmt.Errorf("deploy: %v: %w", o, err)
-		}
-	}
-	if c.httpClient == nil {
-		c.httpClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-	}
+	c.Complete()
 	return c, nil
 }

@@ -10,7 +10,9 @@ import (
 	"slices"
 	"testing"
 	"testing/fstest"
+	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/deploy"
 )
 
@@ -188,8 +190,8 @@ func TestPackage_WithClientCertificate(t *testing.T) {
 	if p.HasClientCertificate() {
 		t.Fatal("a package without security/clients.pem reports one")
 	}
-	kp := newKeyPair(t)
-	q, err := p.WithClientCertificate(kp.CertificatePEM)
+	cert, key := testutil.SelfSignedPEM(t, time.Now().Add(time.Hour))
+	q, err := p.WithClientCertificate(cert)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,19 +205,19 @@ func TestPackage_WithClientCertificate(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := io.ReadAll(f)
-	if !bytes.Equal(got, kp.CertificatePEM) {
+	if !bytes.Equal(got, cert) {
 		t.Error("security/clients.pem does not hold the certificate")
 	}
-	for _, bad := range [][]byte{nil, []byte("not pem"), kp.PrivateKeyPEM, append(bytes.Clone(kp.CertificatePEM), "junk"...)} {
+	for _, bad := range [][]byte{nil, []byte("not pem"), key, append(bytes.Clone(cert), "junk"...)} {
 		if _, err := p.WithClientCertificate(bad); err == nil {
 			t.Errorf("WithClientCertificate(%.20q) succeeded", bad)
 		}
 	}
 	dir := t.TempDir()
-	if err := deploy.WriteClientCertificate(dir, kp.CertificatePEM); err != nil {
+	if err := deploy.WriteClientCertificate(dir, cert); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "security", "clients.pem")); err != nil || !bytes.Equal(b, kp.CertificatePEM) {
+	if b, err := os.ReadFile(filepath.Join(dir, "security", "clients.pem")); err != nil || !bytes.Equal(b, cert) {
 		t.Errorf("WriteClientCertificate wrote %q, %v", b, err)
 	}
 	if _, err := p.WithFile("../escape", nil); err == nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,22 +121,17 @@ func TestPackage_LinkToADirectoryInsideIsRefused(t *testing.T) {
 // reach the server.
 func TestDeploy_OutsideLinkRefusedBeforeSending(t *testing.T) {
 	var requests atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	cs := serveConfigServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests.Add(1)
 		_, _ = io.Copy(io.Discard, r.Body)
 		io.WriteString(w, `{"session-id":"2","activated":true}`)
 	}))
-	defer srv.Close()
 	dir, secret := linkTree(t)
 	p, err := deploy.NewPackage(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	symlink(t, secret, filepath.Join(dir, "schemas", "key.sd"))
-	cs, err := deploy.NewConfigServer(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
 	_, err = cs.DeployAndWait(t.Context(), p, deploy.Params{})
 	if !errors.Is(err, deploy.ErrUnsafeLink) || !strings.Contains(err.Error(), "schemas/key.sd") {
 		t.Errorf("Deploy: %v, want ErrUnsafeLink naming schemas/key.sd", err)

@@ -64,8 +64,7 @@ func indent(s, prefix string) string {
 }
 
 func TestEmulatorAcceptsGeneratedSchema(t *testing.T) {
-	binary := models.NomicEmbedTextV15()
-	binary.CellType = models.CellBinary
+	binary := withCells(models.NomicEmbedTextV15(), models.CellBinary)
 	for _, tc := range []struct {
 		name     string
 		cfg      models.ModelConfig

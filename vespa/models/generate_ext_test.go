@@ -102,11 +102,15 @@ func TestServicesComponent_ParsesBack(t *testing.T) {
 	}
 }
 
+// withCells returns c with its embeddings stored as cells.
+func withCells(c models.ModelConfig, cells models.CellType) models.ModelConfig {
+	c.CellType = cells
+	return c
+}
+
 func TestSchemaSnippets_Golden(t *testing.T) {
-	binary := models.NomicEmbedTextV15()
-	binary.CellType = models.CellBinary
-	bf16 := models.SnowflakeArcticEmbedXS()
-	bf16.CellType = models.CellBFloat16
+	binary := withCells(models.NomicEmbedTextV15(), models.CellBinary)
+	bf16 := withCells(models.SnowflakeArcticEmbedXS(), models.CellBFloat16)
 	for _, tc := range []struct {
 		name  string
 		cfg   models.ModelConfig

@@ -76,6 +76,22 @@ func checkIdent(what, s string) error {
 	return nil
 }
 
+// wrapIdents checks each of names ([def] when there are none) as a what
+// (see checkIdent) and returns each one wrapped in prefix and suffix.
+func wrapIdents(what string, names []string, def, prefix, suffix string) ([]string, error) {
+	if len(names) == 0 {
+		names = []string{def}
+	}
+	out := make([]string, len(names))
+	for i, s := range names {
+		if err := checkIdent(what, s); err != nil {
+			return nil, err
+		}
+		out[i] = prefix + s + suffix
+	}
+	return out, nil
+}
+
 func orDefault(s, def string) string {
 	if s == "" {
 		return def
@@ -115,16 +131,9 @@ func (c ModelConfig) SchemaField(f EmbeddingField) (string, error) {
 	if f.Fed && len(f.From) > 0 {
 		return "", fmt.Errorf("%w: a fed embedding field takes no From fields, got %v", ErrInvalidConfig, f.From)
 	}
-	from := f.From
-	if len(from) == 0 {
-		from = []string{"text"}
-	}
-	inputs := make([]string, len(from))
-	for i, s := range from {
-		if err := checkIdent("source field", s); err != nil {
-			return "", err
-		}
-		inputs[i] = "input " + s
+	inputs, err := wrapIdents("source field", f.From, "text", "input ", "")
+	if err != nil {
+		return "", err
 	}
 	if f.MaxLinksPerNode < 0 || f.NeighborsToExploreAtInsert < 0 {
 		return "", fmt.Errorf("%w: HNSW settings must not be negative", ErrInvalidConfig)
@@ -167,7 +176,24 @@ func (c ModelConfig) SchemaField(f EmbeddingField) (string, error) {
 	return b.String(), nil
 }
 
-// rankNames applies the defaults of p and checks its names.
+// rankProfileStart checks c and p's names (defName when p.Name is empty) and
+// starts the profile: its first line and its query input. It returns the
+// profile so far and the embedding field.
+func (c ModelConfig) rankProfileStart(p RankProfile, defName string) (*strings.Builder, string, error) {
+	if err := c.Check(); err != nil {
+		return nil, "", err
+	}
+	name, field, input, err := p.names(defName)
+	if err != nil {
+		return nil, "", err
+	}
+	b := &strings.Builder{}
+	fmt.Fprintf(b, "rank-profile %s {\n", name)
+	fmt.Fprintf(b, "    inputs {\n        query(%s) %s\n    }\n", input, c.QueryTensorType())
+	return b, field, nil
+}
+
+// names applies the defaults of p and checks its names.
 func (p RankProfile) names(defName string) (name, field, input string, err error) {
 	name = orDefault(p.Name, defName)
 	field = orDefault(p.Field, "embedding")
@@ -193,17 +219,11 @@ func (p RankProfile) names(defName string) (name, field, input string, err error
 //	    }
 //	}
 func (c ModelConfig) SemanticRankProfile(p RankProfile) (string, error) {
-	if err := c.Check(); err != nil {
-		return "", err
-	}
-	name, field, input, err := p.names("semantic")
+	b, field, err := c.rankProfileStart(p, "semantic")
 	if err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "rank-profile %s {\n", name)
-	fmt.Fprintf(&b, "    inputs {\n        query(%s) %s\n    }\n", input, c.QueryTensorType())
-	fmt.Fprintf(&b, "    first-phase {\n        expression: closeness(field, %s)\n    }\n", field)
+	fmt.Fprintf(b, "    first-phase {\n        expression: closeness(field, %s)\n    }\n", field)
 	b.WriteString("}\n")
 	return b.String(), nil
 }
@@ -231,32 +251,19 @@ func (c ModelConfig) SemanticRankProfile(p RankProfile) (string, error) {
 // and FusionRRF ranks the first phase by similarity and adds a global phase
 // with reciprocal_rank_fusion(lexical, similarity).
 func (c ModelConfig) HybridRankProfile(p RankProfile) (string, error) {
-	if err := c.Check(); err != nil {
-		return "", err
-	}
-	name, field, input, err := p.names("hybrid")
+	b, field, err := c.rankProfileStart(p, "hybrid")
 	if err != nil {
 		return "", err
 	}
-	texts := p.TextFields
-	if len(texts) == 0 {
-		texts = []string{"text"}
-	}
-	terms := make([]string, len(texts))
-	for i, t := range texts {
-		if err := checkIdent("text field", t); err != nil {
-			return "", err
-		}
-		terms[i] = "bm25(" + t + ")"
+	terms, err := wrapIdents("text field", p.TextFields, "text", "bm25(", ")")
+	if err != nil {
+		return "", err
 	}
 	if p.RerankCount < 0 {
 		return "", fmt.Errorf("%w: rerank count must not be negative, got %d", ErrInvalidConfig, p.RerankCount)
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "rank-profile %s {\n", name)
-	fmt.Fprintf(&b, "    inputs {\n        query(%s) %s\n    }\n", input, c.QueryTensorType())
-	fmt.Fprintf(&b, "    function lexical() {\n        expression: %s\n    }\n", strings.Join(terms, " + "))
-	fmt.Fprintf(&b, "    function similarity() {\n        expression: closeness(field, %s)\n    }\n", field)
+	fmt.Fprintf(b, "    function lexical() {\n        expression: %s\n    }\n", strings.Join(terms, " + "))
+	fmt.Fprintf(b, "    function similarity() {\n        expression: closeness(field, %s)\n    }\n", field)
 	switch p.Fusion {
 	case FusionSum:
 		b.WriteString("    first-phase {\n        expression: lexical + similarity\n    }\n")

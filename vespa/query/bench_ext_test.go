@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/query"
 )
 
@@ -46,29 +45,15 @@ func benchServer(b *testing.B) *httptest.Server {
 // BenchmarkSearch is one query through query.Client on the core client's
 // transport: encode, send under retries.Query, read, decode hits.
 func BenchmarkSearch(b *testing.B) {
-	srv := benchServer(b)
-	vc, err := vespa.NewClient(srv.URL)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer vc.Close()
-	qc, _ := query.New(vc)
-	benchSearch(b, qc)
+	benchSearch(b, newClient(b, benchServer(b).URL))
 }
 
 // BenchmarkSearch_plainTransport is BenchmarkSearch on a plain
 // http.Transport, as the baseline uses: the cost of this package alone.
 func BenchmarkSearch_plainTransport(b *testing.B) {
-	srv := benchServer(b)
-	vc, err := vespa.NewClient(srv.URL)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer vc.Close()
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
-	qc, _ := query.New(vc, query.WithHTTPClient(&http.Client{Transport: tr}))
-	benchSearch(b, qc)
+	benchSearch(b, newClient(b, benchServer(b).URL, query.WithHTTPClient(&http.Client{Transport: tr})))
 }
 
 func benchSearch(b *testing.B, qc *query.Client) {
@@ -103,13 +88,7 @@ func (memTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // BenchmarkSearch_inMemory is BenchmarkSearch without a network: the
 // client-side cost of one query.
 func BenchmarkSearch_inMemory(b *testing.B) {
-	vc, err := vespa.NewClient("http://127.0.0.1:8080")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer vc.Close()
-	qc, _ := query.New(vc, query.WithHTTPClient(&http.Client{Transport: memTransport{}}))
-	benchSearch(b, qc)
+	benchSearch(b, newClient(b, "http://127.0.0.1:8080", query.WithHTTPClient(&http.Client{Transport: memTransport{}})))
 }
 
 // BenchmarkBaseline_inMemory is BenchmarkBaseline without a network.

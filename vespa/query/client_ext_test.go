@@ -57,16 +57,13 @@ func newServer(t *testing.T, status int, body string, opts ...query.Option) (*qu
 	return newClient(t, srv.URL, opts...), reqs
 }
 
-func newClient(t *testing.T, endpoint string, opts ...query.Option) *query.Client {
-	t.Helper()
-	vc, err := vespa.NewClient(endpoint)
+// newClient returns a query client of endpoint on a vespa.Client that is
+// closed when the test ends.
+func newClient(tb testing.TB, endpoint string, opts ...query.Option) *query.Client {
+	tb.Helper()
+	qc, err := query.New(vespaClient(tb, endpoint), opts...)
 	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { vc.Close() })
-	qc, err := query.New(vc, opts...)
-	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return qc
 }

@@ -1,7 +1,6 @@
 package query_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/query"
 	"github.com/govespa/govespa/vespa/retries"
@@ -131,40 +131,29 @@ func TestSearch_WithCallTimeout(t *testing.T) {
 	}
 }
 
-func vespaClient(t *testing.T, url string) *vespa.Client {
+// vespaClient returns a vespa.Client of url that is closed when the test
+// ends.
+func vespaClient(tb testing.TB, url string) *vespa.Client {
+	tb.Helper()
 	vc, err := vespa.NewClient(url)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { vc.Close() })
+	tb.Cleanup(func() { vc.Close() })
 	return vc
 }
 
 func TestSearch_LyingContentLength(t *testing.T) {
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			if req, err := http.ReadRequest(bufio.NewReader(conn)); err == nil {
-				io.Copy(io.Discard, req.Body)
-				io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1073741824\r\n\r\n{}{}")
-			}
-			conn.Close()
+	url := testutil.RawServer(t, func(conn net.Conn) {
+		defer conn.Close()
+		if _, err := testutil.ReadRequest(conn); err == nil {
+			io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1073741824\r\n\r\n{}{}")
 		}
-	}()
-	defer func() { ln.Close(); <-done }()
-	qc := newClient(t, "http://"+ln.Addr().String(), query.WithRetryPolicy(retries.Query.WithMaxAttempts(1)))
+	})
+	qc := newClient(t, url, query.WithRetryPolicy(retries.Query.WithMaxAttempts(1)))
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err = qc.Search(context.Background(), &query.Request{YQL: "select * from music where true"})
+	_, err := qc.Search(context.Background(), &query.Request{YQL: "select * from music where true"})
 	runtime.ReadMemStats(&after)
 	if err == nil {
 		t.Fatal("a body cut short was a success")

@@ -15,19 +15,40 @@ import (
 // exampleServer starts an emulator holding two songs. Examples build their
 // own so that each one runs alone.
 func exampleServer() *vespatest.Server {
-	srv := vespatest.NewServer(vespatest.WithSchema(vespatest.Schema{Name: "music", Fields: []vespatest.Field{
+	return newExampleServer(vespatest.Schema{Name: "music", Fields: []vespatest.Field{
 		{Name: "title", Type: "string", Indexed: true},
 		{Name: "year", Type: "int"},
-	}}))
-	for id, fields := range map[string]string{
+	}}, map[string]string{
 		"id:ns:music::a": `{"title":"A Head Full of Dreams","year":2015}`,
 		"id:ns:music::b": `{"title":"Hardwired","year":2016}`,
-	} {
+	})
+}
+
+// newExampleServer starts an emulator with one schema, holding docs
+// (document ID → fields as JSON).
+func newExampleServer(schema vespatest.Schema, docs map[string]string) *vespatest.Server {
+	srv := vespatest.NewServer(vespatest.WithSchema(schema))
+	for id, fields := range docs {
 		if err := srv.PutDocument(id, json.RawMessage(fields)); err != nil {
 			log.Fatal(err)
 		}
 	}
 	return srv
+}
+
+// newExampleClient returns a query client of srv, made as
+// ExampleClient_Search makes one, and the vespa.Client under it, which the
+// caller closes.
+func newExampleClient(srv *vespatest.Server) (*query.Client, *vespa.Client) {
+	vc, err := vespa.NewClient(srv.URL())
+	if err != nil {
+		log.Fatal(err)
+	}
+	qc, err := query.New(vc)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return qc, vc
 }
 
 func ExampleSelect() {
@@ -97,9 +118,8 @@ func ExampleClient_Search() {
 func ExampleClient_Search_errors() {
 	srv := exampleServer()
 	defer srv.Close()
-	vc, _ := vespa.NewClient(srv.URL())
+	qc, vc := newExampleClient(srv)
 	defer vc.Close()
-	qc, _ := query.New(vc)
 
 	_, err := qc.Search(context.Background(), &query.Request{YQL: "select * from music where"})
 	code, _ := query.CodeOf(err)
@@ -116,9 +136,8 @@ func ExampleClient_Search_errors() {
 func ExampleClient_SearchBatch() {
 	srv := exampleServer()
 	defer srv.Close()
-	vc, _ := vespa.NewClient(srv.URL())
+	qc, vc := newExampleClient(srv)
 	defer vc.Close()
-	qc, _ := query.New(vc)
 
 	var reqs []*query.Request
 	for _, word := range []string{"dreams", "hardwired", "nothing"} {

@@ -12,29 +12,15 @@ import (
 )
 
 // fixtureCase is one case of ../shared/vespa-fixtures (see its README).
-type fixtureCase struct {
-	Name    string `json:"name"`
-	Request struct {
-		Method   string          `json:"method"`
-		Path     string          `json:"path"`
-		Query    json.RawMessage `json:"query"`
-		RawQuery string          `json:"raw_query"`
-	} `json:"request"`
-	Status           *int            `json:"status"`
-	ResponseBody     json.RawMessage `json:"response_body"`
-	ResponseBodyRaw  *string         `json:"response_body_raw"`
-	ResponseContains []string        `json:"response_body_contains"`
-	BodyMatch        string          `json:"body_match"`
-}
+type fixtureCase struct{ testutil.FixtureCase }
 
 // loadFixtures reads one fixture file, skipping the test when the shared
 // fixtures are absent.
 func loadFixtures(t testing.TB, file string) []fixtureCase {
 	t.Helper()
-	b := testutil.ReadFixture(t, file)
 	var cases []fixtureCase
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatalf("%s: %v", file, err)
+	for _, c := range testutil.LoadFixtureCases(t, file) {
+		cases = append(cases, fixtureCase{c})
 	}
 	return cases
 }

@@ -2,11 +2,9 @@ package query_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log"
 
-	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/query"
 	"github.com/govespa/govespa/vespa/query/grouping"
 	"github.com/govespa/govespa/vespa/vespatest"
@@ -15,25 +13,19 @@ import (
 // songServer starts an emulator holding six songs by three artists, with a
 // genre and a price attribute to group on.
 func songServer() *vespatest.Server {
-	srv := vespatest.NewServer(vespatest.WithSchema(vespatest.Schema{Name: "song", Fields: []vespatest.Field{
+	return newExampleServer(vespatest.Schema{Name: "song", Fields: []vespatest.Field{
 		{Name: "title", Type: "string", Indexed: true},
 		{Name: "artist", Type: "string"},
 		{Name: "genre", Type: "string"},
 		{Name: "price", Type: "int"},
-	}}))
-	for id, fields := range map[string]string{
+	}}, map[string]string{
 		"id:ns:song::1": `{"title":"Love love love","artist":"Ana","genre":"pop","price":12}`,
 		"id:ns:song::2": `{"title":"Love song","artist":"Ana","genre":"pop","price":8}`,
 		"id:ns:song::3": `{"title":"Love is blue","artist":"Ana","genre":"jazz","price":25}`,
 		"id:ns:song::4": `{"title":"Love love","artist":"Bo","genre":"pop","price":15}`,
 		"id:ns:song::5": `{"title":"Love","artist":"Bo","genre":"rock","price":40}`,
 		"id:ns:song::6": `{"title":"No love lost","artist":"Cy","genre":"rock","price":5}`,
-	} {
-		if err := srv.PutDocument(id, json.RawMessage(fields)); err != nil {
-			log.Fatal(err)
-		}
-	}
-	return srv
+	})
 }
 
 func ExampleBuilder_GroupingOf() {
@@ -55,9 +47,8 @@ func ExampleBuilder_GroupingOf() {
 func Example_facets() {
 	srv := songServer()
 	defer srv.Close()
-	vc, _ := vespa.NewClient(srv.URL())
+	qc, vc := newExampleClient(srv)
 	defer vc.Close()
-	qc, _ := query.New(vc)
 
 	facet := func(attr string) grouping.Op {
 		return grouping.All(grouping.Group(grouping.Attr(attr)), grouping.Order(grouping.Desc(grouping.Count())),
@@ -101,9 +92,8 @@ func Example_facets() {
 func Example_topNPerGroup() {
 	srv := songServer()
 	defer srv.Close()
-	vc, _ := vespa.NewClient(srv.URL())
+	qc, vc := newExampleClient(srv)
 	defer vc.Close()
-	qc, _ := query.New(vc)
 
 	yql, _ := query.Select().From("song").Where(query.Contains("title", "love")).Limit(0).
 		GroupingOf(grouping.All(
@@ -146,9 +136,8 @@ func Example_topNPerGroup() {
 func ExampleHits() {
 	srv := songServer()
 	defer srv.Close()
-	vc, _ := vespa.NewClient(srv.URL())
+	qc, vc := newExampleClient(srv)
 	defer vc.Close()
-	qc, _ := query.New(vc)
 
 	yql, _ := query.Select("title").From("song").Where(query.Contains("title", "love")).Limit(2).YQL()
 	res, err := qc.Search(context.Background(), &query.Request{YQL: yql})

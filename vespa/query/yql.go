@@ -139,34 +139,21 @@ func (b Builder) YQL() (string, error) {
 	if len(b.fields) == 0 {
 		s.WriteByte('*')
 	}
-	for i, f := range b.fields {
-		if i > 0 {
-			s.WriteString(", ")
-		}
-		if err := checkName(f); err != nil {
-			return "", fmt.Errorf("select: %w", err)
-		}
-		s.WriteString(f)
+	if err := writeNames(&s, "select", b.fields); err != nil {
+		return "", err
 	}
 	s.WriteString(" from ")
 	switch {
 	case len(b.sources) == 0:
 		s.WriteString("sources *")
 	case len(b.sources) == 1 && !strings.EqualFold(b.sources[0], "sources"):
-		if err := checkName(b.sources[0]); err != nil {
-			return "", fmt.Errorf("from: %w", err)
+		if err := writeNames(&s, "from", b.sources); err != nil {
+			return "", err
 		}
-		s.WriteString(b.sources[0])
 	default:
 		s.WriteString("sources ")
-		for i, src := range b.sources {
-			if i > 0 {
-				s.WriteString(", ")
-			}
-			if err := checkName(src); err != nil {
-				return "", fmt.Errorf("from: %w", err)
-			}
-			s.WriteString(src)
+		if err := writeNames(&s, "from", b.sources); err != nil {
+			return "", err
 		}
 	}
 	s.WriteString(" where ")
@@ -266,4 +253,19 @@ func groupingArg(expr, s string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%w: grouping %q has unbalanced brackets", ErrInvalidYQL, expr)
+}
+
+// writeNames writes names separated by ", ", each checked by checkName; a
+// bad one's error starts with clause ("select", "from").
+func writeNames(b *strings.Builder, clause string, names []string) error {
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if err := checkName(n); err != nil {
+			return fmt.Errorf("%s: %w", clause, err)
+		}
+		b.WriteString(n)
+	}
+	return nil
 }

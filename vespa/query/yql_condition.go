@@ -266,37 +266,41 @@ func (c Condition) renderAnnotations(b *strings.Builder) error {
 func writeConstant(b *strings.Builder, v any) error {
 	switch x := v.(type) {
 	case []any:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if err := writeConstant(b, e); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
-		return nil
+		return writeSeq(b, '[', ']', x, writeConstant)
 	case []string:
 		return writeConstant(b, strings2any(x))
 	case map[string]any:
-		b.WriteByte('{')
-		for i, k := range slices.Sorted(maps.Keys(x)) {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if err := quoteString(b, k); err != nil {
-				return err
-			}
-			b.WriteString(": ")
-			if err := writeConstant(b, x[k]); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
-		return nil
+		return writeMap(b, x, func(b *strings.Builder, _ string, v any) error { return writeConstant(b, v) })
 	}
 	return writeLiteral(b, v)
+}
+
+// writeSeq writes items between start and end, separated by ", ", each as
+// write writes it.
+func writeSeq[T any](b *strings.Builder, start, end byte, items []T, write func(*strings.Builder, T) error) error {
+	b.WriteByte(start)
+	for i, it := range items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if err := write(b, it); err != nil {
+			return err
+		}
+	}
+	b.WriteByte(end)
+	return nil
+}
+
+// writeMap writes m as {"k1": v1, "k2": v2, ...}, the keys sorted and
+// quoted, each value as write writes it.
+func writeMap[V any](b *strings.Builder, m map[string]V, write func(b *strings.Builder, k string, v V) error) error {
+	return writeSeq(b, '{', '}', slices.Sorted(maps.Keys(m)), func(b *strings.Builder, k string) error {
+		if err := quoteString(b, k); err != nil {
+			return err
+		}
+		b.WriteString(": ")
+		return write(b, k, m[k])
+	})
 }
 
 // renderTermOp writes "field contains ({ann}term)" for the term operators.
@@ -353,17 +357,7 @@ func (c Condition) renderTermOp(b *strings.Builder) error {
 
 // writeList writes (v1, v2, ...).
 func writeList(b *strings.Builder, vals []any) error {
-	b.WriteByte('(')
-	for i, v := range vals {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if err := writeLiteral(b, v); err != nil {
-			return err
-		}
-	}
-	b.WriteByte(')')
-	return nil
+	return writeSeq(b, '(', ')', vals, writeLiteral)
 }
 
 func (c Condition) renderSubs(b *strings.Builder, name string, min int) error {
@@ -371,17 +365,7 @@ func (c Condition) renderSubs(b *strings.Builder, name string, min int) error {
 		return fmt.Errorf("%w: %s needs at least %d condition(s)", ErrInvalidYQL, name, min)
 	}
 	b.WriteString(name)
-	b.WriteByte('(')
-	for i, s := range c.subs {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if err := s.render(b); err != nil {
-			return err
-		}
-	}
-	b.WriteByte(')')
-	return nil
+	return writeSeq(b, '(', ')', c.subs, func(b *strings.Builder, s Condition) error { return s.render(b) })
 }
 
 // renderBody writes c without annotations.

@@ -3,6 +3,7 @@ package query
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -50,13 +51,9 @@ func FuzzBuilder_ValuesNeverChangeStructure(f *testing.F) {
 		"a\" ) | all(group(a)) //", "/* */", "@p", "{x:1}", "\x7f", "\xff", "é"} {
 		f.Add(s, "title")
 	}
-	f.Add("x", "and")
-	f.Add("x", "a b")
-	f.Add("x", "a.b")
-	f.Add("x", "a-b:c")
-	f.Add("x", "a-b_c")
-	f.Add("x", "all")
-	f.Add("x", "a)or(true")
+	for _, name := range []string{"and", "a b", "a.b", "a-b:c", "a-b_c", "all", "a)or(true"} {
+		f.Add("x", name)
+	}
 	ref := statements("x", "f")
 	f.Fuzz(func(t *testing.T, v, name string) {
 		built := statements(v, name)
@@ -113,23 +110,11 @@ func FuzzBuilder_ValuesNeverChangeStructure(f *testing.F) {
 					strs = append(strs, tk.text)
 				}
 			}
-			if !equalStrings(strs, wants[i]) {
+			if !slices.Equal(strs, wants[i]) {
 				t.Fatalf("statement %d: literals %q, want %q\nyql %s", i, strs, wants[i], yql)
 			}
 		}
 	})
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // namePattern is yqlplus.g4's IDENTIFIER (no ':' since December 2021), dotted.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -180,26 +181,10 @@ func writeLiteral(b *strings.Builder, v any) error {
 	case bool:
 		b.WriteString(strconv.FormatBool(x))
 		return nil
-	case int:
-		writeInt(b, int64(x))
-	case int8:
-		writeInt(b, int64(x))
-	case int16:
-		writeInt(b, int64(x))
-	case int32:
-		writeInt(b, int64(x))
-	case int64:
-		writeInt(b, x)
-	case uint:
-		return writeUint(b, uint64(x))
-	case uint8:
-		writeInt(b, int64(x))
-	case uint16:
-		writeInt(b, int64(x))
-	case uint32:
-		writeInt(b, int64(x))
-	case uint64:
-		return writeUint(b, x)
+	case int, int8, int16, int32, int64:
+		writeInt(b, reflect.ValueOf(x).Int())
+	case uint, uint8, uint16, uint32, uint64:
+		return writeUint(b, reflect.ValueOf(x).Uint())
 	case float32:
 		return writeFloat(b, float64(x))
 	case float64:

@@ -136,18 +136,14 @@ func (c Condition) renderWeighted(b *strings.Builder, name string) error {
 	b.WriteString(c.field)
 	b.WriteString(", ")
 	_, strs := c.vals[0].(weighted).key.(string)
+	start, end := byte('['), byte(']')
 	if strs {
-		b.WriteByte('{')
-	} else {
-		b.WriteByte('[')
+		start, end = '{', '}'
 	}
-	for i, v := range c.vals {
+	err := writeSeq(b, start, end, c.vals, func(b *strings.Builder, v any) error {
 		w := v.(weighted)
 		if w.weight < math.MinInt32 || w.weight > math.MaxInt32 {
 			return fmt.Errorf("%w: %s weight %d does not fit in 32 bits", ErrInvalidYQL, name, w.weight)
-		}
-		if i > 0 {
-			b.WriteString(", ")
 		}
 		if strs {
 			if err := quoteString(b, w.key.(string)); err != nil {
@@ -159,11 +155,10 @@ func (c Condition) renderWeighted(b *strings.Builder, name string) error {
 			writeInt(b, w.key.(int64))
 			fmt.Fprintf(b, ", %d]", w.weight)
 		}
-	}
-	if strs {
-		b.WriteByte('}')
-	} else {
-		b.WriteByte(']')
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	b.WriteByte(')')
 	return nil
@@ -199,48 +194,25 @@ func (c Condition) renderPredicate(b *strings.Builder) error {
 	b.WriteString(", ")
 	if len(attrs) == 0 {
 		b.WriteByte('0')
-	} else {
-		b.WriteByte('{')
-		for i, k := range slices.Sorted(maps.Keys(attrs)) {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if err := quoteString(b, k); err != nil {
-				return err
-			}
-			b.WriteString(": ")
-			vs := attrs[k]
-			switch len(vs) {
-			case 0:
-				return fmt.Errorf("%w: predicate attribute %q has no value", ErrInvalidYQL, k)
-			case 1:
-				if err := quoteString(b, vs[0]); err != nil {
-					return err
-				}
-			default:
-				if err := writeConstant(b, vs); err != nil {
-					return err
-				}
-			}
+	} else if err := writeMap(b, attrs, func(b *strings.Builder, k string, vs []string) error {
+		switch len(vs) {
+		case 0:
+			return fmt.Errorf("%w: predicate attribute %q has no value", ErrInvalidYQL, k)
+		case 1:
+			return quoteString(b, vs[0])
 		}
-		b.WriteByte('}')
+		return writeConstant(b, vs)
+	}); err != nil {
+		return err
 	}
 	b.WriteString(", ")
 	if len(ranges) == 0 {
 		b.WriteString("void")
-	} else {
-		b.WriteByte('{')
-		for i, k := range slices.Sorted(maps.Keys(ranges)) {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if err := quoteString(b, k); err != nil {
-				return err
-			}
-			b.WriteString(": ")
-			writeInt(b, ranges[k])
-		}
-		b.WriteByte('}')
+	} else if err := writeMap(b, ranges, func(b *strings.Builder, _ string, v int64) error {
+		writeInt(b, v)
+		return nil
+	}); err != nil {
+		return err
 	}
 	b.WriteByte(')')
 	return nil

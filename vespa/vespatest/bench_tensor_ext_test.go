@@ -1,7 +1,6 @@
 package vespatest_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -49,22 +48,12 @@ func songFields(r *rand.Rand, i int) string {
 func BenchmarkPutTensor384(b *testing.B) {
 	s := vespatest.NewServer(vespatest.WithSchema(songSchema))
 	defer s.Close()
-	h := s.Handler()
 	r := rand.New(rand.NewPCG(1, 2))
 	bodies := make([][]byte, 64)
 	for i := range bodies {
 		bodies[i] = []byte(`{"fields":` + songFields(r, i) + `}`)
 	}
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		req := httptest.NewRequest(http.MethodPost, "/document/v1/ns/music/docid/"+strconv.Itoa(i), bytes.NewReader(bodies[i%len(bodies)]))
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, req)
-		if w.Code != 200 {
-			b.Fatalf("status %d: %s", w.Code, w.Body)
-		}
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "puts/s")
+	benchPutHandler(b, s, bodies)
 }
 
 // BenchmarkSearchNearestNeighbor10k measures one nearestNeighbor query

@@ -19,8 +19,7 @@ import (
 // The selection is parsed before the document is looked up, so the answer
 // is the same for a missing document, with or without create.
 func TestCondition_illegalIs500(t *testing.T) {
-	s := vespatest.NewTestServer(t, vespatest.WithSchema(vespatest.Schema{Name: "music", Fields: []vespatest.Field{
-		{Name: "title", Type: "string"}, {Name: "year", Type: "int"}}}))
+	s := newMusicServer(t, "title", "string", "year", "int")
 	hc, base := s.Client(), s.URL()+"/document/v1/ns/music/docid/"
 	if st, body := do(t, hc, http.MethodPost, base+"a", `{"fields":{"title":"x","year":2000}}`); st != http.StatusOK {
 		t.Fatalf("seed: %d %s", st, body)

@@ -10,14 +10,29 @@ import (
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
+// printAnswer sends a request with body to srv's path through srv.Client(),
+// as ExampleNewServer's put does, and prints the answer's status and body.
+func printAnswer(srv *vespatest.Server, method, path, body string) {
+	req, err := http.NewRequestWithContext(context.Background(), method, srv.URL()+path, strings.NewReader(body))
+	if err != nil {
+		panic(err)
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		panic(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	fmt.Println(resp.StatusCode, string(b))
+}
+
 // A server in lenient mode accepts any document type and field.
 func ExampleNewServer() {
 	srv := vespatest.NewServer()
 	defer srv.Close()
 
-	url := srv.URL() + "/document/v1/mynamespace/music/docid/a-head-full-of-dreams"
-	ctx := context.Background()
-	put, _ := http.NewRequestWithContext(ctx, http.MethodPost, url,
+	path := "/document/v1/mynamespace/music/docid/a-head-full-of-dreams"
+	put, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, srv.URL()+path,
 		strings.NewReader(`{"fields":{"artist":"Coldplay","year":2015}}`))
 	resp, err := srv.Client().Do(put)
 	if err != nil {
@@ -25,14 +40,7 @@ func ExampleNewServer() {
 	}
 	resp.Body.Close()
 
-	get, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	resp, err = srv.Client().Do(get)
-	if err != nil {
-		panic(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	fmt.Println(resp.StatusCode, string(body))
+	printAnswer(srv, http.MethodGet, path, "") // a GET the same way, printing the answer
 	// Output:
 	// 200 {"pathId":"/document/v1/mynamespace/music/docid/a-head-full-of-dreams","id":"id:mynamespace:music::a-head-full-of-dreams","fields":{"artist":"Coldplay","year":2015}}
 }
@@ -43,16 +51,8 @@ func ExampleServer_ScriptFaults() {
 	defer srv.Close()
 	srv.ScriptFaults(vespatest.OpPut, vespatest.FaultOverload())
 
-	url := srv.URL() + "/document/v1/ns/music/docid/1"
 	for range 2 {
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, strings.NewReader(`{"fields":{}}`))
-		resp, err := srv.Client().Do(req)
-		if err != nil {
-			panic(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		fmt.Println(resp.StatusCode, string(body))
+		printAnswer(srv, http.MethodPost, "/document/v1/ns/music/docid/1", `{"fields":{}}`)
 	}
 	fmt.Println("injected 429s:", srv.FaultStats().ByStatus[http.StatusTooManyRequests])
 	// Output:
@@ -69,15 +69,7 @@ func ExampleWithSchema() {
 	}))
 	defer srv.Close()
 
-	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost,
-		srv.URL()+"/document/v1/ns/music/docid/1", strings.NewReader(`{"fields":{"album":"x"}}`))
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		panic(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	fmt.Println(resp.StatusCode, string(body))
+	printAnswer(srv, http.MethodPost, "/document/v1/ns/music/docid/1", `{"fields":{"album":"x"}}`)
 	// Output:
 	// 400 {"pathId":"/document/v1/ns/music/docid/1","message":"Field 'album' is not defined in document type 'music'"}
 }

@@ -2,10 +2,10 @@ package vespatest_test
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -15,16 +15,17 @@ import (
 // only when one is given, parametersFromRequest), while a visit without one
 // is refused by resolveCluster.
 func TestGet_withoutClusterUsesDefaultGet(t *testing.T) {
-	dir := t.TempDir()
-	mustWrite(t, filepath.Join(dir, "services.xml"), `<services version="1.0">
+	dir := testutil.AppDir(t, map[string]string{
+		"services.xml": `<services version="1.0">
   <container id="default" version="1.0"><document-api/></container>
   <content id="music" version="1.0"><min-redundancy>1</min-redundancy>
     <documents><document type="music" mode="index"/></documents></content>
   <content id="books" version="1.0"><min-redundancy>1</min-redundancy>
     <documents><document type="book" mode="index"/></documents></content>
-</services>`)
-	mustWrite(t, filepath.Join(dir, "schemas", "music.sd"), "schema music {\n document music {\n  field title type string { indexing: summary | index }\n }\n}\n")
-	mustWrite(t, filepath.Join(dir, "schemas", "book.sd"), "schema book {\n document book {\n  field title type string { indexing: summary | index }\n }\n}\n")
+</services>`,
+		"schemas/music.sd": testutil.MusicSD,
+		"schemas/book.sd":  strings.ReplaceAll(testutil.MusicSD, "music", "book"),
+	})
 	s := vespatest.NewTestServer(t, vespatest.WithApplicationDir(dir))
 	if err := s.PutDocument("id:ns:book::b1", json.RawMessage(`{"title":"Dune"}`)); err != nil {
 		t.Fatal(err)

@@ -18,57 +18,33 @@ type Option interface {
 // document type and field. With schemas, unknown document types and fields are
 // rejected with 400 as Vespa rejects them. Several calls add up.
 func WithSchema(schemas ...schema.Schema) Option {
-	return optionFunc(func(c *config) error {
-		c.schemas = append(c.schemas, schemas...)
-		return nil
-	})
+	return always(func(c *config) { c.schemas = append(c.schemas, schemas...) })
 }
 
 // WithApplicationDir reads an application package from dir at start: the
 // field names and types of schemas/*.sd, and the content cluster IDs and
 // document types of services.xml. Everything else in the package is ignored.
 func WithApplicationDir(dir string) Option {
-	return optionFunc(func(c *config) error {
-		if dir == "" {
-			return fmt.Errorf("vespatest: WithApplicationDir: empty directory")
-		}
-		c.appDir = dir
-		return nil
-	})
+	return nonEmpty("WithApplicationDir", "directory", dir, func(c *config) { c.appDir = dir })
 }
 
 // WithAddr sets the address the container API listens on. The default is
 // "127.0.0.1:0", a free loopback port.
 func WithAddr(addr string) Option {
-	return optionFunc(func(c *config) error {
-		c.addr = addr
-		return nil
-	})
+	return always(func(c *config) { c.addr = addr })
 }
 
 // WithConfigServerAddr starts the config-server API (deploy, serviceconverge)
 // at once on addr, e.g. "127.0.0.1:19071". Without it the config server starts
 // on a free loopback port the first time [Server.ConfigServerURL] is called.
 func WithConfigServerAddr(addr string) Option {
-	return optionFunc(func(c *config) error {
-		if addr == "" {
-			return fmt.Errorf("vespatest: WithConfigServerAddr: empty address")
-		}
-		c.configAddr = addr
-		return nil
-	})
+	return nonEmpty("WithConfigServerAddr", "address", addr, func(c *config) { c.configAddr = addr })
 }
 
 // WithContentCluster names the content cluster (default "content") when no
 // services.xml names it. It is the value of the cluster parameter.
 func WithContentCluster(name string) Option {
-	return optionFunc(func(c *config) error {
-		if name == "" {
-			return fmt.Errorf("vespatest: WithContentCluster: empty name")
-		}
-		c.cluster = name
-		return nil
-	})
+	return nonEmpty("WithContentCluster", "name", name, func(c *config) { c.cluster = name })
 }
 
 // WithMaxRequestBytes sets the largest /document/v1 POST or PUT body
@@ -88,10 +64,7 @@ func WithMaxRequestBytes(n int64) Option {
 // Vespa does with <ignore-undefined-fields>true</ignore-undefined-fields>.
 // By default such fields give 400.
 func WithIgnoreUndefinedFields() Option {
-	return optionFunc(func(c *config) error {
-		c.ignoreUndefined = true
-		return nil
-	})
+	return always(func(c *config) { c.ignoreUndefined = true })
 }
 
 // WithFaults installs fault rules at start, as [Server.AddFault] does.
@@ -110,10 +83,7 @@ func WithFaults(rules ...fault.Rule) Option {
 // WithSeed seeds the random source of rate-based faults, so that a run can be
 // repeated exactly. The default seed is 1.
 func WithSeed(seed uint64) Option {
-	return optionFunc(func(c *config) error {
-		c.seed = seed
-		return nil
-	})
+	return always(func(c *config) { c.seed = seed })
 }
 
 // WithHealth sets the initial /state/v1/health status code: "up" (the
@@ -133,10 +103,7 @@ func WithHealth(code string) Option {
 // for 127.0.0.1 and localhost signed by a CA generated for this server. The
 // CA is available from [Server.CACertificatePEM]; [Server.Client] trusts it.
 func WithTLS() Option {
-	return optionFunc(func(c *config) error {
-		c.tls = true
-		return nil
-	})
+	return always(func(c *config) { c.tls = true })
 }
 
 // WithClientCertificates requires TLS clients to present a certificate signed
@@ -144,23 +111,14 @@ func WithTLS() Option {
 // [WithTLS]. [Server.Client] presents a valid certificate; for other clients,
 // see [Server.ClientCertificatePEM].
 func WithClientCertificates() Option {
-	return optionFunc(func(c *config) error {
-		c.tls, c.mtls = true, true
-		return nil
-	})
+	return always(func(c *config) { c.tls, c.mtls = true, true })
 }
 
 // WithToken requires "Authorization: Bearer <token>" on every container
 // request (Vespa Cloud's token endpoints); a missing or wrong token gets 403.
 // [Server.Client] sends it. The token never appears in logs or errors.
 func WithToken(token string) Option {
-	return optionFunc(func(c *config) error {
-		if token == "" {
-			return fmt.Errorf("vespatest: WithToken: empty token")
-		}
-		c.token = token
-		return nil
-	})
+	return nonEmpty("WithToken", "token", token, func(c *config) { c.token = token })
 }
 
 // WithLogger sends the server's log lines (start, deploys, HTTP server
@@ -177,6 +135,25 @@ func WithLogger(l *slog.Logger) Option {
 type optionFunc func(*config) error
 
 func (f optionFunc) apply(c *config) error { return f(c) }
+
+// always makes an option that cannot fail.
+func always(set func(*config)) Option {
+	return optionFunc(func(c *config) error {
+		set(c)
+		return nil
+	})
+}
+
+// nonEmpty makes the option name, whose value v (a what) must not be empty.
+func nonEmpty(name, what, v string, set func(*config)) Option {
+	return optionFunc(func(c *config) error {
+		if v == "" {
+			return fmt.Errorf("vespatest: %s: empty %s", name, what)
+		}
+		set(c)
+		return nil
+	})
+}
 
 // config is the result of applying options.
 type config struct {

@@ -7,12 +7,13 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -53,10 +54,8 @@ func TestServer_speaksPriorKnowledgeH2C(t *testing.T) {
 }
 
 func TestServer_updatesAndConditions(t *testing.T) {
-	s := vespatest.NewTestServer(t, vespatest.WithSchema(vespatest.Schema{Name: "music", Fields: []vespatest.Field{
-		{Name: "title", Type: "string"}, {Name: "year", Type: "int"}, {Name: "tags", Type: "array<string>"},
-		{Name: "ws", Type: "weightedset<string>"}, {Name: "m", Type: "map<string,int>"},
-		{Name: "t", Type: "tensor<float>(cat{})"}, {Name: "v", Type: "tensor(x[3])"}}}))
+	s := newMusicServer(t, "title", "string", "year", "int", "tags", "array<string>",
+		"ws", "weightedset<string>", "m", "map<string,int>", "t", "tensor<float>(cat{})", "v", "tensor(x[3])")
 	hc, doc := s.Client(), s.URL()+"/document/v1/ns/music/docid/a"
 	steps := []struct {
 		method, url, body string
@@ -113,21 +112,9 @@ func TestServer_faultsAreReproducibleAndCounted(t *testing.T) {
 		return out
 	}
 	a, b := run(), run()
-	if !equalInts(a, b) {
+	if !slices.Equal(a, b) {
 		t.Errorf("same seed, different faults: %v vs %v", a, b)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestServer_scriptedFaults(t *testing.T) {
@@ -243,15 +230,7 @@ func TestServer_deployReplacesSchemas(t *testing.T) {
 }
 
 func TestServer_applicationDir(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "schemas"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, text := range map[string]string{"services.xml": servicesXML, "schemas/music.sd": musicSD} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testutil.AppDir(t, map[string]string{"services.xml": servicesXML, "schemas/music.sd": musicSD})
 	s := vespatest.NewTestServer(t, vespatest.WithApplicationDir(dir))
 	st, body := do(t, s.Client(), "GET", s.URL()+"/document/v1/ns/music/docid/1?cluster=content", "")
 	if st != 400 || !strings.Contains(body, "only 'music'") {

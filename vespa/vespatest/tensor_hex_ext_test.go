@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/govespa/govespa/vespa/vespatest"
 )
 
 // TestTensorHex_onlyWhereVespaRendersIt: format.tensors=hex renders dense
@@ -17,8 +15,7 @@ import (
 // shortForm and directValues ("This does not actually allow for hex format
 // rendering"): there hex is short and hex-value short-value.
 func TestTensorHex_onlyWhereVespaRendersIt(t *testing.T) {
-	s := vespatest.NewTestServer(t, vespatest.WithSchema(vespatest.Schema{Name: "music", Fields: []vespatest.Field{
-		{Name: "v", Type: "tensor<float>(x[3])"}, {Name: "d", Type: "tensor(x[2])"}, {Name: "m", Type: "tensor<float>(cat{},x[2])"}}}))
+	s := newMusicServer(t, "v", "tensor<float>(x[3])", "d", "tensor(x[2])", "m", "tensor<float>(cat{},x[2])")
 	if err := s.PutDocument("id:ns:music::a", json.RawMessage(`{"v":[1,2,3],"d":[1,-2],"m":{"blocks":{"a":[1,2]}}}`)); err != nil {
 		t.Fatal(err)
 	}

@@ -3,12 +3,10 @@ package vespatest_test
 import (
 	"encoding/json"
 	"net/http"
-	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -18,19 +16,7 @@ import (
 // Vespa's CLI visits both spaces in turn, so a server that ignored
 // bucketSpace would show it every document twice.
 func TestVisit_rootVisitsOneBucketSpace(t *testing.T) {
-	dir := t.TempDir()
-	mustWrite(t, filepath.Join(dir, "services.xml"), `<services version="1.0">
-  <container id="default" version="1.0"><document-api/></container>
-  <content id="music" version="1.0">
-    <min-redundancy>1</min-redundancy>
-    <documents>
-      <document type="music" mode="index"/>
-      <document type="artist" mode="index" global="true"/>
-    </documents>
-  </content>
-</services>`)
-	mustWrite(t, filepath.Join(dir, "schemas", "music.sd"), "schema music {\n document music {\n  field title type string { indexing: summary | index }\n }\n}\n")
-	mustWrite(t, filepath.Join(dir, "schemas", "artist.sd"), "schema artist {\n document artist {\n  field name type string { indexing: summary | attribute }\n }\n}\n")
+	dir := testutil.AppDir(t, testutil.BucketSpacesApp())
 	s := vespatest.NewTestServer(t, vespatest.WithApplicationDir(dir))
 	for _, d := range []struct{ id, fields string }{
 		{"id:ns:music::m1", `{"title":"a"}`},
@@ -41,39 +27,6 @@ func TestVisit_rootVisitsOneBucketSpace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	visitIDs := func(query string) []string {
-		t.Helper()
-		var ids []string
-		continuation := ""
-		for range 100 { // bounded: three documents need at most a few pages
-			q := query
-			if continuation != "" {
-				q += "&continuation=" + url.QueryEscape(continuation)
-			}
-			status, body, _ := get(t, s, "/document/v1/?cluster=music"+q)
-			if status != http.StatusOK {
-				t.Fatalf("visit %q: status %d: %s", q, status, body)
-			}
-			var page struct {
-				Documents []struct {
-					ID string `json:"id"`
-				} `json:"documents"`
-				Continuation string `json:"continuation"`
-			}
-			if err := json.Unmarshal(body, &page); err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range page.Documents {
-				ids = append(ids, d.ID)
-			}
-			if continuation = page.Continuation; continuation == "" {
-				slices.Sort(ids)
-				return ids
-			}
-		}
-		t.Fatalf("visit %q did not finish in 100 pages", query)
-		return nil
-	}
 	for _, tc := range []struct {
 		query string
 		want  []string
@@ -82,7 +35,8 @@ func TestVisit_rootVisitsOneBucketSpace(t *testing.T) {
 		{"&bucketSpace=default", []string{"id:ns:music::m1", "id:ns:music::m2"}},
 		{"&bucketSpace=global", []string{"id:ns:artist::a1"}},
 	} {
-		if got := visitIDs(tc.query); !slices.Equal(got, tc.want) {
+		got := visitIDs(t, s, "/document/v1/?cluster=music"+tc.query, 100) // three documents need a few pages
+		if slices.Sort(got); !slices.Equal(got, tc.want) {
 			t.Errorf("visit %q = %v, want %v", tc.query, got, tc.want)
 		}
 	}
@@ -108,14 +62,4 @@ func containsID(body []byte, id string) bool {
 		}
 	}
 	return false
-}
-
-func mustWrite(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
 }

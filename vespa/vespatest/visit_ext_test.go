@@ -31,6 +31,55 @@ func get(t *testing.T, s *vespatest.Server, path string, header ...string) (int,
 	return resp.StatusCode, b, resp.Header
 }
 
+// newMusicServer starts a server, closed when the test ends, whose one
+// schema is music with the fields named and typed by nameTypes (name, type,
+// name, type, ...).
+func newMusicServer(t *testing.T, nameTypes ...string) *vespatest.Server {
+	t.Helper()
+	sch := vespatest.Schema{Name: "music"}
+	for i := 0; i+1 < len(nameTypes); i += 2 {
+		sch.Fields = append(sch.Fields, vespatest.Field{Name: nameTypes[i], Type: nameTypes[i+1]})
+	}
+	return vespatest.NewTestServer(t, vespatest.WithSchema(sch))
+}
+
+// visitIDs follows the visit at path (a /document/v1 path and its query)
+// from page to page, at most maxPages, and returns the IDs of the documents
+// in the order they came. It fails the test on a status other than 200 or
+// when the visit does not end.
+func visitIDs(t *testing.T, s *vespatest.Server, path string, maxPages int) []string {
+	t.Helper()
+	var ids []string
+	continuation := ""
+	for range maxPages {
+		q := path
+		if continuation != "" {
+			q += "&continuation=" + url.QueryEscape(continuation)
+		}
+		status, body, _ := get(t, s, q)
+		if status != http.StatusOK {
+			t.Fatalf("visit %s: status %d: %s", q, status, body)
+		}
+		var page struct {
+			Documents []struct {
+				ID string `json:"id"`
+			} `json:"documents"`
+			Continuation string `json:"continuation"`
+		}
+		if err := json.Unmarshal(body, &page); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range page.Documents {
+			ids = append(ids, d.ID)
+		}
+		if continuation = page.Continuation; continuation == "" {
+			return ids
+		}
+	}
+	t.Fatalf("visit %s did not end in %d pages", path, maxPages)
+	return nil
+}
+
 func TestVisit_everyDocumentExactlyOnceWhileFeeding(t *testing.T) {
 	s := vespatest.NewTestServer(t)
 	const seeded, slices = 1500, 3
@@ -63,35 +112,9 @@ func TestVisit_everyDocumentExactlyOnceWhileFeeding(t *testing.T) {
 	}()
 	seen := map[string]int{}
 	for slice := range slices {
-		token := ""
-		for page := 0; ; page++ {
-			if page > 10_000 {
-				t.Fatal("visit did not end")
-			}
-			q := fmt.Sprintf("/document/v1/ns/music/docid?wantedDocumentCount=40&slices=%d&sliceId=%d", slices, slice)
-			if token != "" {
-				q += "&continuation=" + url.QueryEscape(token)
-			}
-			status, body, _ := get(t, s, q)
-			if status != 200 {
-				t.Fatalf("visit page: %d %s", status, body)
-			}
-			var res struct {
-				Documents []struct {
-					ID string `json:"id"`
-				} `json:"documents"`
-				Continuation string `json:"continuation"`
-			}
-			if err := json.Unmarshal(body, &res); err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range res.Documents {
-				seen[d.ID]++
-			}
-			if res.Continuation == "" {
-				break
-			}
-			token = res.Continuation
+		q := fmt.Sprintf("/document/v1/ns/music/docid?wantedDocumentCount=40&slices=%d&sliceId=%d", slices, slice)
+		for _, id := range visitIDs(t, s, q, 10_000) {
+			seen[id]++
 		}
 	}
 	close(stop)
@@ -135,8 +158,7 @@ func TestVisit_streamJSONLEndsWithFinishedContinuation(t *testing.T) {
 }
 
 func TestVisit_selectionAndFieldSet(t *testing.T) {
-	s := vespatest.NewTestServer(t, vespatest.WithSchema(vespatest.Schema{Name: "music", Fields: []vespatest.Field{
-		{Name: "artist", Type: "string"}, {Name: "year", Type: "int"}}}))
+	s := newMusicServer(t, "artist", "string", "year", "int")
 	for i, y := range []int{1990, 2000, 2010, 2020} {
 		_ = s.PutDocument(fmt.Sprintf("id:ns:music::%d", i), json.RawMessage(fmt.Sprintf(`{"artist":"a%d","year":%d}`, i, y)))
 	}

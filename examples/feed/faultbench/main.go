@@ -44,6 +44,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/govespa/govespa/internal/cli"
 )
 
 func main() {
@@ -114,15 +116,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 func run(args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		fmt.Fprintln(stderr, "faultbench:", err)
-		return 2
+		return cli.UsageError(stderr, "faultbench", err)
 	}
 	if err := bench(context.Background(), o, stdout, stderr); err != nil {
-		fmt.Fprintln(stderr, "faultbench:", err)
-		return 1
+		return cli.Failed(stderr, "faultbench", err)
 	}
 	return 0
 }

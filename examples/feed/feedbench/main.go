@@ -30,6 +30,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/govespa/govespa/internal/cli"
 )
 
 func main() {
@@ -98,16 +100,11 @@ func parseSize(s string) (int64, error) {
 func run(args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0 // asked for usage: not a failure
-		}
-		fmt.Fprintln(stderr, "feedbench:", err)
-		return 2
+		return cli.UsageError(stderr, "feedbench", err)
 	}
 	dir, err := os.MkdirTemp("", "feedbench")
 	if err != nil {
-		fmt.Fprintln(stderr, "feedbench:", err)
-		return 1
+		return cli.Failed(stderr, "feedbench", err)
 	}
 	if o.keep {
 		fmt.Fprintln(stderr, "feedbench: keeping", dir)
@@ -116,14 +113,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	r, err := measure(context.Background(), o, dir, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "feedbench:", err)
-		return 1
+		return cli.Failed(stderr, "feedbench", err)
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(r); err != nil {
-		fmt.Fprintln(stderr, "feedbench:", err)
-		return 1
+		return cli.Failed(stderr, "feedbench", err)
 	}
 	if r.PeakRSSBytes > o.maxRSS || r.OK != r.Documents {
 		return 1

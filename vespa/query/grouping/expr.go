@@ -100,13 +100,8 @@ func (e Expr) write(b *strings.Builder) error {
 	case exprFunc:
 		b.WriteString(e.name)
 		b.WriteByte('(')
-		for i, a := range e.args {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if err := a.write(b); err != nil {
-				return err
-			}
+		if err := writeExprs(b, e.args); err != nil {
+			return err
 		}
 		b.WriteByte(')')
 	case exprSummary:
@@ -140,13 +135,32 @@ func (e Expr) write(b *strings.Builder) error {
 	default:
 		return fmt.Errorf("%w: zero expression", ErrInvalid)
 	}
-	if e.label != "" {
-		b.WriteString(" as(")
-		if err := writeString(b, e.label); err != nil {
+	return writeLabel(b, e.label)
+}
+
+// writeExprs writes args separated by ", ".
+func writeExprs(b *strings.Builder, args []Expr) error {
+	for i, a := range args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if err := a.write(b); err != nil {
 			return err
 		}
-		b.WriteByte(')')
 	}
+	return nil
+}
+
+// writeLabel writes " as(label)", or nothing when label is empty.
+func writeLabel(b *strings.Builder, label string) error {
+	if label == "" {
+		return nil
+	}
+	b.WriteString(" as(")
+	if err := writeString(b, label); err != nil {
+		return err
+	}
+	b.WriteByte(')')
 	return nil
 }
 

@@ -85,14 +85,7 @@ func (o Op) write(b *strings.Builder) error {
 		}
 	}
 	b.WriteByte(')')
-	if o.label != "" {
-		b.WriteString(" as(")
-		if err := writeString(b, o.label); err != nil {
-			return err
-		}
-		b.WriteByte(')')
-	}
-	return nil
+	return writeLabel(b, o.label)
 }
 
 // clause is a named clause with arguments: group(e), max(n), output(a, b).
@@ -120,13 +113,8 @@ func (c clause) write(b *strings.Builder) error {
 		if len(c.args) == 0 {
 			return fmt.Errorf("%w: %s() needs at least one expression", ErrInvalid, c.name)
 		}
-		for i, a := range c.args {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if err := a.write(b); err != nil {
-				return fmt.Errorf("%s: %w", c.name, err)
-			}
+		if err := writeExprs(b, c.args); err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
 		}
 	}
 	b.WriteByte(')')

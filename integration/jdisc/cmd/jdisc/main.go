@@ -14,7 +14,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -25,6 +24,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/integration/jdisc"
+	"github.com/govespa/govespa/internal/cli"
 )
 
 func main() {
@@ -38,15 +38,12 @@ func main() {
 			"Runs Vespa's container (JDisc) with the govespa harness until interrupted.\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(os.Args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
-		}
-		os.Exit(2)
+	if code, ok := cli.Parse(fs, os.Args[1:]); !ok {
+		os.Exit(code)
 	}
 	if err := run(*addr, *app, *pkg, *heap); err != nil {
 		fmt.Fprintln(os.Stderr, "jdisc:", err)
-		os.Exit(1)
+		os.Exit(cli.ExitFailed)
 	}
 }
 

@@ -117,27 +117,24 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// operationsOf lists, by method, the operation a request is on a document
+// route and on a visit route. Any other method is a DELETE.
+var operationsOf = map[string]struct{ document, visit fault.Operation }{
+	http.MethodGet:    {fault.OpGet, fault.OpVisit},
+	http.MethodPost:   {fault.OpPut, fault.OpCopy},
+	http.MethodPut:    {fault.OpUpdate, fault.OpUpdateWhere},
+	http.MethodDelete: {fault.OpRemove, fault.OpDeleteWhere},
+}
+
 func operationOf(rt route, method string) fault.Operation {
+	ops, ok := operationsOf[method]
+	if !ok {
+		ops = operationsOf[http.MethodDelete]
+	}
 	if rt.isDocument() {
-		switch method {
-		case http.MethodGet:
-			return fault.OpGet
-		case http.MethodPost:
-			return fault.OpPut
-		case http.MethodPut:
-			return fault.OpUpdate
-		}
-		return fault.OpRemove
+		return ops.document
 	}
-	switch method {
-	case http.MethodGet:
-		return fault.OpVisit
-	case http.MethodPost:
-		return fault.OpCopy
-	case http.MethodPut:
-		return fault.OpUpdateWhere
-	}
-	return fault.OpDeleteWhere
+	return ops.visit
 }
 
 // readBody reads the request body, inflating gzip, and enforces the size limit.

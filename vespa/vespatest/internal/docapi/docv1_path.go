@@ -134,11 +134,7 @@ func parseDocPath(raw string) (docPath, error) {
 	p := docPath{namespace: segs[0], docType: segs[1]}
 	switch segs[2] {
 	case "docid":
-		if len(segs) == 3 {
-			p.route = routeDocidVisit
-		} else {
-			p.route, p.rest = routeDocid, strings.Join(segs[3:], "/")
-		}
+		p.setRoute(segs[3:], routeDocidVisit, routeDocid)
 	case "group":
 		if len(segs) < 4 {
 			return docPath{}, errNoRoute
@@ -147,11 +143,7 @@ func parseDocPath(raw string) (docPath, error) {
 			return docPath{}, err
 		}
 		p.hasGroup, p.group = true, segs[3]
-		if len(segs) == 4 {
-			p.route = routeGroupVisit
-		} else {
-			p.route, p.rest = routeGroup, strings.Join(segs[4:], "/")
-		}
+		p.setRoute(segs[4:], routeGroupVisit, routeGroup)
 	case "number":
 		if len(segs) < 4 {
 			return docPath{}, errNoRoute
@@ -161,15 +153,22 @@ func parseDocPath(raw string) (docPath, error) {
 			return docPath{}, fmt.Errorf("Failed parsing '%s': %w", segs[3], err)
 		}
 		p.hasNumber, p.number = true, n
-		if len(segs) == 4 {
-			p.route = routeNumVisit
-		} else {
-			p.route, p.rest = routeNumber, strings.Join(segs[4:], "/")
-		}
+		p.setRoute(segs[4:], routeNumVisit, routeNumber)
 	default:
 		return docPath{}, errNoRoute
 	}
 	return p, nil
+}
+
+// setRoute sets p's route from the segments after the selection part
+// (docid, group/{g} or number/{n}): none is the visit route, more name a
+// document whose user-specified part they are.
+func (p *docPath) setRoute(rest []string, visit, document route) {
+	if len(rest) == 0 {
+		p.route = visit
+		return
+	}
+	p.route, p.rest = document, strings.Join(rest, "/")
 }
 
 func checkGroup(g string) error {

@@ -105,15 +105,15 @@ func (o Object) WriteTo(b *bytes.Buffer) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		writeJSONString(b, m.Key)
+		WriteString(b, m.Key)
 		b.WriteByte(':')
 		b.Write(m.Val)
 	}
 	b.WriteByte('}')
 }
 
-// writeJSONString writes s as a JSON string without HTML escaping.
-func writeJSONString(b *bytes.Buffer, s string) {
+// WriteString writes s as a JSON string without HTML escaping.
+func WriteString(b *bytes.Buffer, s string) {
 	if plainString(s) {
 		b.WriteByte('"')
 		b.WriteString(s)
@@ -128,7 +128,7 @@ func writeJSONString(b *bytes.Buffer, s string) {
 
 func String(s string) json.RawMessage {
 	var b bytes.Buffer
-	writeJSONString(&b, s)
+	WriteString(&b, s)
 	return b.Bytes()
 }
 

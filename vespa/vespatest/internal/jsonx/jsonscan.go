@@ -146,6 +146,21 @@ func literalEnd(raw []byte, i int, lit string) int {
 	return i + len(lit)
 }
 
+// StringEnd returns the index after the JSON string starting at raw[i] (a
+// quote), or -1 when it does not end. It skips escapes without checking
+// them: for JSON already known to be valid, such as a stored document.
+func StringEnd(raw []byte, i int) int {
+	for j := i + 1; j < len(raw); j++ {
+		switch raw[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
 // scanString returns the end of the valid JSON string at raw[i], or -1.
 func scanString(raw []byte, i int) int {
 	for j := i + 1; j < len(raw); j++ {

@@ -124,30 +124,35 @@ func ValidateSchemas(schemas []Schema) error {
 			return fmt.Errorf("vespatest: schema %q declared twice", s.Name)
 		}
 		seen[s.Name] = true
-		names := map[string]bool{}
+		fields := map[string]bool{}
 		for _, f := range s.Fields {
-			if f.Name == "" {
-				return fmt.Errorf("vespatest: schema %q has a field without a name", s.Name)
+			if err := checkMemberName(fields, s.Name, "field", f.Name); err != nil {
+				return err
 			}
-			if names[f.Name] {
-				return fmt.Errorf("vespatest: schema %q declares field %q twice", s.Name, f.Name)
-			}
-			names[f.Name] = true
 			if _, err := ParseFieldType(f.Type); err != nil {
 				return fmt.Errorf("vespatest: schema %q field %q: %w", s.Name, f.Name, err)
 			}
 		}
 		profiles := map[string]bool{}
 		for _, p := range s.RankProfiles {
-			if p.Name == "" {
-				return fmt.Errorf("vespatest: schema %q has a rank profile without a name", s.Name)
+			if err := checkMemberName(profiles, s.Name, "rank profile", p.Name); err != nil {
+				return err
 			}
-			if profiles[p.Name] {
-				return fmt.Errorf("vespatest: schema %q declares rank profile %q twice", s.Name, p.Name)
-			}
-			profiles[p.Name] = true
 		}
 	}
+	return nil
+}
+
+// checkMemberName checks that a member of schema (a field, a rank profile:
+// kind) has a name, one not in seen, and adds it to seen.
+func checkMemberName(seen map[string]bool, schema, kind, name string) error {
+	if name == "" {
+		return fmt.Errorf("vespatest: schema %q has a %s without a name", schema, kind)
+	}
+	if seen[name] {
+		return fmt.Errorf("vespatest: schema %q declares %s %q twice", schema, kind, name)
+	}
+	seen[name] = true
 	return nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // docView is a document decoded for evaluation: its fields in stored order, split and decoded
@@ -35,11 +37,11 @@ func (v *docView) ensure() *docView {
 	}
 	v.split = true
 	b := v.Fields
-	i := skipSpace(b, 0)
+	i := jsonx.SkipWS(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return v
 	}
-	i = skipSpace(b, i+1)
+	i = jsonx.SkipWS(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return v
 	}
@@ -55,20 +57,20 @@ func (v *docView) ensure() *docView {
 		if json.Unmarshal(b[i:end], &name) != nil {
 			return v.reset()
 		}
-		i = skipSpace(b, end)
+		i = jsonx.SkipWS(b, end)
 		if i >= len(b) || b[i] != ':' {
 			return v.reset()
 		}
-		i = skipSpace(b, i+1)
+		i = jsonx.SkipWS(b, i+1)
 		end = valueEnd(b, i)
 		if end < 0 {
 			return v.reset()
 		}
 		v.names = append(v.names, name)
 		v.raws = append(v.raws, b[i:end])
-		i = skipSpace(b, end)
+		i = jsonx.SkipWS(b, end)
 		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
+			i = jsonx.SkipWS(b, i+1)
 			continue
 		}
 		if i < len(b) && b[i] == '}' {
@@ -84,13 +86,6 @@ func (v *docView) reset() *docView {
 	return v
 }
 
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
 // valueEnd returns the end of the JSON value starting at b[i], or -1. It only finds the extent;
 // json.Valid on the stored document (the store validates on write) vouches for the content.
 func valueEnd(b []byte, i int) int {
@@ -99,15 +94,7 @@ func valueEnd(b []byte, i int) int {
 	}
 	switch b[i] {
 	case '"':
-		for j := i + 1; j < len(b); j++ {
-			switch b[j] {
-			case '\\':
-				j++
-			case '"':
-				return j + 1
-			}
-		}
-		return -1
+		return jsonx.StringEnd(b, i)
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {

@@ -10,30 +10,6 @@ import (
 	"github.com/govespa/govespa/internal/testutil"
 )
 
-type fixtureCase struct {
-	Name    string `json:"name"`
-	Request struct {
-		Method   string          `json:"method"`
-		Path     string          `json:"path"`
-		RawQuery string          `json:"raw_query"`
-		Body     json.RawMessage `json:"body"`
-	} `json:"request"`
-	Status       *int            `json:"status"`
-	ResponseBody json.RawMessage `json:"response_body"`
-	BodyMatch    string          `json:"body_match"`
-	Contains     []string        `json:"response_body_contains"`
-}
-
-func loadFixtures(t *testing.T, name string) []fixtureCase {
-	t.Helper()
-	b := testutil.ReadFixture(t, name)
-	var cs []fixtureCase
-	if err := json.Unmarshal(b, &cs); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return cs
-}
-
 // keyOrder returns every object's key sequence, by JSON path, in document order.
 func keyOrder(t *testing.T, body []byte) map[string][]string {
 	t.Helper()
@@ -78,7 +54,7 @@ func TestFixtures_QueryErrors(t *testing.T) {
 		"query-no-backends-503":            "needs a content cluster without nodes",
 	}
 	ran := 0
-	for _, c := range loadFixtures(t, "errors.json") {
+	for _, c := range testutil.LoadFixtureCases(t, "errors.json") {
 		if !strings.HasPrefix(c.Request.Path, "/search/") {
 			continue
 		}
@@ -103,7 +79,7 @@ func TestFixtures_QueryErrors(t *testing.T) {
 			got := w.Body.String()
 			switch c.BodyMatch {
 			case "contains":
-				for _, s := range c.Contains {
+				for _, s := range c.ResponseContains {
 					if !strings.Contains(got, s) {
 						t.Errorf("body %s does not contain %q", got, s)
 					}
@@ -133,15 +109,7 @@ func TestFixtures_QueryErrors(t *testing.T) {
 // result with it: same key order everywhere, same values except relevance and the tensor field
 // (the emulator's relevance is its own; the fixture shows an old long-form tensor).
 func TestFixtures_ResultShape(t *testing.T) {
-	var fx *fixtureCase
-	for _, c := range loadFixtures(t, "query.json") {
-		if c.Name == "doc-query-result-with-hit" {
-			fx = &c
-		}
-	}
-	if fx == nil {
-		t.Fatal("doc-query-result-with-hit not found")
-	}
+	fx := testutil.FixtureCaseNamed(t, "query.json", "doc-query-result-with-hit")
 	corpus := &memCorpus{docs: []Document{doc("id:mynamespace:music::a-head-full-of-dreams",
 		`{"artist":"Coldplay","album":"A Head Full of Dreams","year":2015,"category_scores":{"cells":[{"address":{"cat":"pop"},"value":1.0},{"address":{"cat":"rock"},"value":0.20000000298023224},{"address":{"cat":"jazz"},"value":0.0}]}}`)}}
 	// The fixture's coverage says 3 documents; seed two more of another type so the count agrees.
@@ -171,15 +139,7 @@ func TestFixtures_ResultShape(t *testing.T) {
 // TestFixtures_ErrorShape checks that an error result is written as the fixtures show error-only
 // results: id, relevance, fields.totalCount 0 and errors with code, summary, message.
 func TestFixtures_ErrorShape(t *testing.T) {
-	var fx *fixtureCase
-	for _, c := range loadFixtures(t, "errors.json") {
-		if c.Name == "query-timeout-504-code-12" {
-			fx = &c
-		}
-	}
-	if fx == nil {
-		t.Fatal("query-timeout-504-code-12 not found")
-	}
+	fx := testutil.FixtureCaseNamed(t, "errors.json", "query-timeout-504-code-12")
 	var compact bytes.Buffer
 	_ = json.Compact(&compact, fx.ResponseBody)
 	res := errorResult(*timeoutError(1e6))

@@ -205,7 +205,7 @@ func (ev *gEval) outputs(node *gNode, outs []gExpr, ms []match) error {
 		if name == "" {
 			name = e.text()
 		}
-		node.fields = append(node.fields, field{name: name, raw: raw})
+		node.fields = append(node.fields, field{Key: name, Val: raw})
 	}
 	return nil
 }

@@ -16,8 +16,8 @@ func renderHit(m match, selected []string, schemas schemaSet) hit {
 	h := hit{id: d.ID, relevance: m.score, source: d.docType()}
 	if selected == nil {
 		h.fields = append(h.fields,
-			field{name: "sddocname", raw: jsonString(d.docType())},
-			field{name: "documentid", raw: jsonString(d.ID)})
+			field{Key: "sddocname", Val: jsonString(d.docType())},
+			field{Key: "documentid", Val: jsonString(d.ID)})
 	}
 	want := map[string]bool{}
 	for _, s := range selected {
@@ -42,7 +42,7 @@ func renderHit(m match, selected []string, schemas schemaSet) hit {
 		if declared && isTensorType(f.Type) {
 			raw = renderTensor(f.Type, raw)
 		}
-		h.fields = append(h.fields, field{name: name, raw: raw})
+		h.fields = append(h.fields, field{Key: name, Val: raw})
 	}
 	return h
 }

@@ -2,10 +2,11 @@ package search
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // result is what the handler renders: Vespa's default JSON result format.
@@ -33,11 +34,8 @@ type hit struct {
 	fields    []field
 }
 
-// field is one rendered hit field; raw is the JSON value.
-type field struct {
-	name string
-	raw  []byte
-}
+// field is one rendered hit field: its name (Key) and JSON value (Val).
+type field = jsonx.Member
 
 // render writes r as compact JSON with keys in the order Vespa's JsonRenderer writes them.
 func (r *result) render() []byte {
@@ -132,16 +130,8 @@ func writeFields(b *bytes.Buffer, fs []field) {
 	if len(fs) == 0 {
 		return
 	}
-	b.WriteString(`,"fields":{`)
-	for j, f := range fs {
-		if j > 0 {
-			b.WriteByte(',')
-		}
-		writeString(b, f.name)
-		b.WriteByte(':')
-		b.Write(f.raw)
-	}
-	b.WriteByte('}')
+	b.WriteString(`,"fields":`)
+	jsonx.Object(fs).WriteTo(b)
 }
 
 // writeGroupNode writes a node of grouping output with its keys in JsonRenderer's order: id,
@@ -237,14 +227,6 @@ func javaDouble(v float64) string {
 }
 
 // writeString writes s as a JSON string without HTML escaping, as Jackson does.
-func writeString(b *bytes.Buffer, s string) {
-	b.Write(jsonString(s))
-}
+func writeString(b *bytes.Buffer, s string) { jsonx.WriteString(b, s) }
 
-func jsonString(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // encoding a string cannot fail
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-}
+func jsonString(s string) []byte { return jsonx.String(s) }

@@ -117,14 +117,7 @@ func userQueryItem(item, index string) node {
 		}
 	}
 	if strings.HasPrefix(item, `"`) {
-		words := tokenize(strings.Trim(item, `"`))
-		switch len(words) {
-		case 0:
-			return nil
-		case 1:
-			return containsNode{field: field, term: words[0]}
-		}
-		return containsNode{field: field, phrase: words}
+		item = strings.Trim(item, `"`)
 	}
 	words := tokenize(item)
 	switch len(words) {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // vector is a document's dense vector as nearestNeighbor reads it: float32 cells when every
@@ -203,24 +205,24 @@ func readVector(d *docView, field string) *vector {
 // scanVector reads a flat array of numbers, or an object whose "values" member is one (any
 // "type" member is skipped). The stored document is valid JSON.
 func scanVector(raw []byte) ([]float64, bool) {
-	i := skipSpace(raw, 0)
+	i := jsonx.SkipWS(raw, 0)
 	if i < len(raw) && raw[i] == '{' {
 		key := []byte(`"values"`)
 		j := bytes.Index(raw, key)
 		if j < 0 || bytes.Count(raw, []byte(`"`)) > 6 { // only "type", its value and "values"
 			return nil, false
 		}
-		i = skipSpace(raw, j+len(key))
+		i = jsonx.SkipWS(raw, j+len(key))
 		if i >= len(raw) || raw[i] != ':' {
 			return nil, false
 		}
-		i = skipSpace(raw, i+1)
+		i = jsonx.SkipWS(raw, i+1)
 	}
 	if i >= len(raw) || raw[i] != '[' {
 		return nil, false
 	}
 	var out []float64
-	i = skipSpace(raw, i+1)
+	i = jsonx.SkipWS(raw, i+1)
 	for i < len(raw) && raw[i] != ']' {
 		end := i
 		for end < len(raw) && raw[end] != ',' && raw[end] != ']' && raw[end] != ' ' && raw[end] != '\n' && raw[end] != '\t' && raw[end] != '\r' {
@@ -231,9 +233,9 @@ func scanVector(raw []byte) ([]float64, bool) {
 			return nil, false
 		}
 		out = append(out, f)
-		i = skipSpace(raw, end)
+		i = jsonx.SkipWS(raw, end)
 		if i < len(raw) && raw[i] == ',' {
-			i = skipSpace(raw, i+1)
+			i = jsonx.SkipWS(raw, i+1)
 		}
 	}
 	return out, i < len(raw)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/scan"
 )
 
 // tokKind is the kind of a YQL token.
@@ -201,21 +203,7 @@ func lexNumberEnd(s string, i int) int {
 	if s[j] == '-' {
 		j++
 	}
-	for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
-		j++
-	}
-	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
-		k := j + 1
-		if k < len(s) && (s[k] == '+' || s[k] == '-') {
-			k++
-		}
-		if k < len(s) && s[k] >= '0' && s[k] <= '9' {
-			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-				k++
-			}
-			j = k
-		}
-	}
+	j = scan.DecimalEnd(s, j)
 	if j < len(s) && (s[j] == 'L' || s[j] == 'l') {
 		j++
 	}
@@ -237,20 +225,14 @@ func lexString(s string, i int) (string, int, error) {
 				return "", 0, lexErr(s, j, "unterminated escape in string literal")
 			}
 			e := s[j+1]
-			switch e {
-			case '"', '\'', '\\', '/':
+			switch ctl, isCtl := scan.ControlEscape(e); {
+			case isCtl:
+				b.WriteByte(ctl)
+			case e == '"' || e == '\'' || e == '\\' || e == '/':
 				b.WriteByte(e)
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
-			case 'b':
+			case e == 'b':
 				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'u':
+			case e == 'u':
 				if j+6 > len(s) {
 					return "", 0, lexErr(s, j, "invalid unicode escape in string literal")
 				}

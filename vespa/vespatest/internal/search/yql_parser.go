@@ -260,43 +260,74 @@ func (p *parser) orExpr() (node, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	first, err := p.andExpr()
-	if err != nil {
-		return nil, err
-	}
-	kids := []node{first}
-	for p.isKeyword("or") {
-		p.next()
-		n, err := p.andExpr()
-		if err != nil {
-			return nil, err
-		}
-		kids = append(kids, n)
-	}
-	if len(kids) == 1 {
-		return first, nil
+	kids, err := p.operands("or", p.andExpr)
+	if err != nil || len(kids) == 1 {
+		return first(kids), err
 	}
 	return orNode{kids: kids}, nil
 }
 
 func (p *parser) andExpr() (node, error) {
-	first, err := p.unary()
-	if err != nil {
-		return nil, err
+	kids, err := p.operands("and", p.unary)
+	if err != nil || len(kids) == 1 {
+		return first(kids), err
 	}
-	kids := []node{first}
-	for p.isKeyword("and") {
-		p.next()
-		n, err := p.unary()
+	return andNode{kids: kids}, nil
+}
+
+// operands reads operand (keyword operand)*: the operands of a chain of one
+// binary operator.
+func (p *parser) operands(keyword string, operand func() (node, error)) ([]node, error) {
+	var kids []node
+	for {
+		n, err := operand()
 		if err != nil {
 			return nil, err
 		}
 		kids = append(kids, n)
+		if !p.isKeyword(keyword) {
+			return kids, nil
+		}
+		p.next()
 	}
-	if len(kids) == 1 {
-		return first, nil
+}
+
+// first returns the first node of kids, nil if there is none.
+func first(kids []node) node {
+	if len(kids) == 0 {
+		return nil
 	}
-	return andNode{kids: kids}, nil
+	return kids[0]
+}
+
+// list reads a comma-separated list of items up to the punctuation close,
+// and close: item reads one item. The list may be empty, and may end with
+// a comma.
+func (p *parser) list(close string, item func() error) error {
+	for !p.isPunct(close) {
+		if err := item(); err != nil {
+			return err
+		}
+		if !p.isPunct(",") {
+			break
+		}
+		p.next()
+	}
+	return p.expectPunct(close)
+}
+
+// listOf reads a list as [parser.list] does and returns its items.
+func listOf[T any](p *parser, close string, item func() (T, error)) ([]T, error) {
+	var out []T
+	err := p.list(close, func() error {
+		v, err := item()
+		out = append(out, v)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func (p *parser) unary() (node, error) {
@@ -387,9 +418,9 @@ func (p *parser) relation(ann annotations) (node, error) {
 		c := compareNode{field: field, op: t.text}
 		switch {
 		case v.kind == tokNumber:
-			f, err := parseNumber(v.text)
+			f, err := p.number(v)
 			if err != nil {
-				return nil, p.errorf(v, "invalid number '%s'", v.text)
+				return nil, err
 			}
 			c.num = f
 		case v.kind == tokString && t.text == "=":
@@ -407,9 +438,9 @@ func (p *parser) relation(ann annotations) (node, error) {
 // reversedCompare parses number op field (2015 < year).
 func (p *parser) reversedCompare() (node, error) {
 	v := p.next()
-	f, err := parseNumber(v.text)
+	f, err := p.number(v)
 	if err != nil {
-		return nil, p.errorf(v, "invalid number '%s'", v.text)
+		return nil, err
 	}
 	op := p.next()
 	flip := map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -433,9 +464,9 @@ func (p *parser) inRHS(field string) (node, error) {
 		v := p.next()
 		switch v.kind {
 		case tokNumber:
-			f, err := parseNumber(v.text)
+			f, err := p.number(v)
 			if err != nil {
-				return nil, p.errorf(v, "invalid number '%s'", v.text)
+				return nil, err
 			}
 			kids = append(kids, compareNode{field: field, op: "=", num: f})
 		case tokString:

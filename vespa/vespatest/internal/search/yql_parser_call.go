@@ -33,19 +33,8 @@ func (p *parser) call(ann annotations) (node, error) {
 		}
 		return n, p.expectPunct(")")
 	case "weakand", "and", "or", "rank":
-		var kids []node
-		for !p.isPunct(")") {
-			n, err := p.orExpr()
-			if err != nil {
-				return nil, err
-			}
-			kids = append(kids, n)
-			if !p.isPunct(",") {
-				break
-			}
-			p.next()
-		}
-		if err := p.expectPunct(")"); err != nil {
+		kids, err := listOf(p, ")", p.orExpr)
+		if err != nil {
 			return nil, err
 		}
 		if len(kids) == 0 {
@@ -123,9 +112,9 @@ func (p *parser) rangeCall(ann annotations) (node, error) {
 		t := p.next()
 		switch {
 		case t.kind == tokNumber:
-			v, err := parseNumber(t.text)
+			v, err := p.number(t)
 			if err != nil {
-				return nil, p.errorf(t, "invalid number '%s'", t.text)
+				return nil, err
 			}
 			bounds[i] = v
 		case t.kind == tokIdent && strings.EqualFold(t.text, "infinity"):
@@ -166,25 +155,22 @@ func (p *parser) annotations() (annotations, error) {
 		return nil, err
 	}
 	out := annotations{}
-	for !p.isPunct("}") {
+	err := p.list("}", func() error {
 		k := p.next()
 		if k.kind != tokIdent && k.kind != tokString {
-			return nil, p.errorf(k, "mismatched input '%s' expecting {IDENTIFIER, STRING}", k)
+			return p.errorf(k, "mismatched input '%s' expecting {IDENTIFIER, STRING}", k)
 		}
 		if err := p.expectPunct(":"); err != nil {
-			return nil, err
+			return err
 		}
 		v, err := p.annotationValue()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out[k.text] = v
-		if !p.isPunct(",") {
-			break
-		}
-		p.next()
-	}
-	return out, p.expectPunct("}")
+		return nil
+	})
+	return out, err
 }
 
 func (p *parser) annotationValue() (any, error) {
@@ -195,9 +181,9 @@ func (p *parser) annotationValue() (any, error) {
 	t := p.next()
 	switch {
 	case t.kind == tokNumber:
-		v, err := parseNumber(t.text)
+		v, err := p.number(t)
 		if err != nil {
-			return nil, p.errorf(t, "invalid number '%s'", t.text)
+			return nil, err
 		}
 		return v, nil
 	case t.kind == tokString:
@@ -209,19 +195,11 @@ func (p *parser) annotationValue() (any, error) {
 	case t.kind == tokIdent:
 		return t.text, nil
 	case t.kind == tokPunct && t.text == "[":
-		var arr []any
-		for !p.isPunct("]") {
-			v, err := p.annotationValue()
-			if err != nil {
-				return nil, err
-			}
-			arr = append(arr, v)
-			if !p.isPunct(",") {
-				break
-			}
-			p.next()
+		arr, err := listOf(p, "]", p.annotationValue)
+		if err != nil {
+			return nil, err
 		}
-		return arr, p.expectPunct("]")
+		return arr, nil
 	case t.kind == tokPunct && t.text == "{":
 		p.i--
 		return p.annotations()
@@ -229,8 +207,11 @@ func (p *parser) annotationValue() (any, error) {
 	return nil, p.errorf(t, "mismatched input '%s' expecting an annotation value", t)
 }
 
-// parseNumber parses a YQL number literal (an optional L suffix marks a long).
-func parseNumber(s string) (float64, error) {
-	s = strings.TrimSuffix(strings.TrimSuffix(s, "L"), "l")
-	return strconv.ParseFloat(s, 64)
+// number reads the number token t as a float64 (an optional L suffix marks a long).
+func (p *parser) number(t token) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSuffix(t.text, "L"), "l"), 64)
+	if err != nil {
+		return 0, p.errorf(t, "invalid number '%s'", t.text)
+	}
+	return f, nil
 }

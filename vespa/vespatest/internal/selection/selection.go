@@ -12,6 +12,7 @@ import (
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/scan"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 )
 
@@ -184,19 +185,7 @@ func lexNumber(s string, i int) int {
 			j++
 		}
 	} else {
-		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
-			j++
-		}
-		if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
-			k := j + 1
-			if k < len(s) && (s[k] == '+' || s[k] == '-') {
-				k++
-			}
-			if k < len(s) && s[k] >= '0' && s[k] <= '9' {
-				for j = k; j < len(s) && s[j] >= '0' && s[j] <= '9'; j++ {
-				}
-			}
-		}
+		j = scan.DecimalEnd(s, j)
 	}
 	if j < len(s) && strings.IndexByte("lLfFdD", s[j]) >= 0 {
 		j++
@@ -241,15 +230,11 @@ func lexString(s string) (string, int, error) {
 			return b.String(), i + 1, nil
 		case c == '\\' && i+1 < len(s):
 			i++
+			if ctl, ok := scan.ControlEscape(s[i]); ok {
+				b.WriteByte(ctl)
+				continue
+			}
 			switch s[i] {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
-			case 'f':
-				b.WriteByte('\f')
 			case 'x':
 				if i+2 < len(s) {
 					if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {

@@ -84,7 +84,7 @@ func (t *Type) appendVectorObject(out, raw []byte, i int) ([]byte, int, bool) {
 	seen := false
 	i = jsonx.SkipWS(raw, i+1)
 	for i < len(raw) && raw[i] != '}' {
-		kEnd := stringEnd(raw, i)
+		kEnd := jsonx.StringEnd(raw, i)
 		if kEnd < 0 {
 			return nil, 0, false
 		}
@@ -100,7 +100,7 @@ func (t *Type) appendVectorObject(out, raw []byte, i int) ([]byte, int, bool) {
 			out, i, ok = t.appendVector(out, raw, i)
 			seen = true
 		case key == "type" && raw[i] == '"':
-			i = stringEnd(raw, i)
+			i = jsonx.StringEnd(raw, i)
 			ok = i > 0
 		}
 		if !ok {
@@ -115,17 +115,4 @@ func (t *Type) appendVectorObject(out, raw []byte, i int) ([]byte, int, bool) {
 		return nil, 0, false
 	}
 	return out, i + 1, true
-}
-
-// stringEnd returns the index after the JSON string starting at raw[i], or -1.
-func stringEnd(raw []byte, i int) int {
-	for j := i + 1; j < len(raw); j++ {
-		switch raw[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return -1
 }

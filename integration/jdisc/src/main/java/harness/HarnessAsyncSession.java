@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 import java.util.function.LongFunction;
 
 import static com.yahoo.documentapi.DocumentOperationParameters.parameters;
@@ -56,46 +57,60 @@ final class HarnessAsyncSession implements AsyncSession {
 
     @Override
     public Result put(DocumentPut put, DocumentOperationParameters params) {
-        return send("put", params, req -> {
-            DocumentId id = put.getId();
-            synchronized (store.lock(id)) {
-                Document old = store.document(id);
-                String failed = conditionFails(put.getCondition(), put, old, put.getCreateIfNonExistent());
-                if (failed != null) return new DocumentResponse(req, null, failed, Response.Outcome.CONDITION_FAILED);
-                store.write(id, put.getDocument());
-                return new DocumentResponse(req, put.getDocument());
-            }
-        });
+        return sendWrite("put", params, put, put.getCreateIfNonExistent(),
+                (req, failed) -> new DocumentResponse(req, null, failed, Response.Outcome.CONDITION_FAILED),
+                (req, old) -> {
+                    store.write(put.getId(), put.getDocument());
+                    return new DocumentResponse(req, put.getDocument());
+                });
     }
 
     @Override
     public Result update(DocumentUpdate update, DocumentOperationParameters params) {
-        return send("update", params, req -> {
-            DocumentId id = update.getId();
-            synchronized (store.lock(id)) {
-                Document old = store.document(id);
-                String failed = conditionFails(update.getCondition(), update, old, update.getCreateIfNonExistent());
-                if (failed != null) return new Response(req, failed, Response.Outcome.CONDITION_FAILED);
-                if (old == null && !update.getCreateIfNonExistent()) return new UpdateResponse(req, false);
-                Document doc = old == null ? new Document(update.getDocumentType(), id) : old.clone();
-                update.applyTo(doc);
-                store.write(id, doc);
-                return new UpdateResponse(req, true);
-            }
-        });
+        return sendWrite("update", params, update, update.getCreateIfNonExistent(), HarnessAsyncSession::conditionFailed,
+                (req, old) -> {
+                    if (old == null && !update.getCreateIfNonExistent()) return new UpdateResponse(req, false);
+                    Document doc = old == null ? new Document(update.getDocumentType(), update.getId()) : old.clone();
+                    update.applyTo(doc);
+                    store.write(update.getId(), doc);
+                    return new UpdateResponse(req, true);
+                });
     }
 
     @Override
     public Result remove(DocumentRemove remove, DocumentOperationParameters params) {
-        return send("remove", params, req -> {
-            DocumentId id = remove.getId();
+        return sendWrite("remove", params, remove, false, HarnessAsyncSession::conditionFailed,
+                (req, old) -> {
+                    if (old == null) return new RemoveResponse(req, false);
+                    store.write(remove.getId(), null);
+                    return new RemoveResponse(req, true);
+                });
+    }
+
+    /** What a write does once its condition held: its response, given the old document (null: none). */
+    private interface Write {
+        Response apply(long req, Document old);
+    }
+
+    /** The response of an operation whose test-and-set condition failed, saying why. */
+    private static Response conditionFailed(long req, String why) {
+        return new Response(req, why, Response.Outcome.CONDITION_FAILED);
+    }
+
+    /**
+     * Sends a write of operation's document: under the document's lock, the old document is
+     * checked against the operation's condition (failed makes the response when it does not hold,
+     * create says whether a missing document passes) and then handed to write.
+     */
+    private Result sendWrite(String op, DocumentOperationParameters params, DocumentOperation operation, boolean create,
+                             BiFunction<Long, String, Response> failed, Write write) {
+        return send(op, params, req -> {
+            DocumentId id = operation.getId();
             synchronized (store.lock(id)) {
                 Document old = store.document(id);
-                String failed = conditionFails(remove.getCondition(), remove, old, false);
-                if (failed != null) return new Response(req, failed, Response.Outcome.CONDITION_FAILED);
-                if (old == null) return new RemoveResponse(req, false);
-                store.write(id, null);
-                return new RemoveResponse(req, true);
+                String why = conditionFails(operation.getCondition(), operation, old, create);
+                if (why != null) return failed.apply(req, why);
+                return write.apply(req, old);
             }
         });
     }
