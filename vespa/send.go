@@ -146,7 +146,7 @@ func (c *Client) target(id DocumentID, kind OperationKind, opts *OperationOption
 	b = append(b, '?')
 	// The query goes right after the '?' when it fits: appendQuery starts
 	// a query of its own on an empty slice.
-	q := appendQuery(b[len(b):len(b)], kind, opts, timeout)
+	q := appendQuery(b[len(b):], kind, opts, timeout)
 	if len(q) <= cap(b)-len(b) {
 		b = b[:len(b)+len(q)] // appended in place
 	} else {

@@ -122,7 +122,7 @@ func (c *conn) headerFragment(frag []byte, last bool) error {
 	}
 	if b.invalid != nil {
 		c.resetStream(http2.StreamError{StreamID: id, Code: http2.ErrCodeProtocol, Cause: b.invalid})
-		return nil
+		return nil //nolint:nilerr // a stream error: the connection goes on
 	}
 	return c.onHeaders(id, b.fields, b.ended, b.truncated)
 }

@@ -368,12 +368,12 @@ func appendNeverIndexed(b []byte, nameIndex uint64, value []byte) []byte {
 func appendHpackInt(b []byte, n uint, first byte, v uint64) []byte {
 	limit := uint64(1)<<n - 1
 	if v < limit {
-		return append(b, first|byte(v))
+		return append(b, first|byte(v)) //nolint:gosec // v < limit < 256
 	}
-	b = append(b, first|byte(limit))
+	b = append(b, first|byte(limit)) //nolint:gosec // limit < 256
 	v -= limit
 	for v >= 128 {
-		b = append(b, byte(v&0x7f|0x80))
+		b = append(b, byte(v&0x7f|0x80)) //nolint:gosec // 7 bits
 		v >>= 7
 	}
 	return append(b, byte(v))

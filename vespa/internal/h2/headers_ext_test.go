@@ -92,7 +92,7 @@ func TestHeaders_DecodedAndChecked(t *testing.T) {
 			}
 			data, err := io.ReadAll(res.Body)
 			_ = res.Body.Close()
-			if err != nil || string(data) != "ok" || res.StatusCode != 200 {
+			if err != nil || string(data) != "ok" || res.StatusCode != http.StatusOK {
 				t.Fatalf("split %d, %s: %d %q %v", split, path, res.StatusCode, data, err)
 			}
 			if path == "/good" {

@@ -42,7 +42,7 @@ func TestRoundTrip_FailureIsURLErrorWithoutQuery(t *testing.T) {
 	cause := io.EOF
 	hc := &http.Client{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, cause })}
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPut, "http://h:1/document/v1/a/b/docid/c?secret=s3cr3t", nil)
-	_, err := wire.RoundTrip(hc, req)
+	_, err := wire.RoundTrip(hc, req) //nolint:bodyclose // it fails: no body
 	var ue *url.Error
 	if !errors.As(err, &ue) || !errors.Is(err, io.EOF) {
 		t.Fatalf("error %#v: want a *url.Error wrapping io.EOF", err)
@@ -55,20 +55,23 @@ func TestRoundTrip_FailureIsURLErrorWithoutQuery(t *testing.T) {
 func TestRoundTrip_NilAnswers(t *testing.T) {
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://h:1/x", nil)
 	hc := &http.Client{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil })}
-	if _, err := wire.RoundTrip(hc, req); err == nil {
+	if _, err := wire.RoundTrip(hc, req); err == nil { //nolint:bodyclose // it fails: no body
 		t.Fatal("a nil response with a nil error was taken as an answer")
 	}
 	hc.Transport = roundTripFunc(func(*http.Request) (*http.Response, error) {
-		return &http.Response{StatusCode: 200, ContentLength: -1}, nil
+		return &http.Response{StatusCode: http.StatusOK, ContentLength: -1}, nil
 	})
 	resp, err := wire.RoundTrip(hc, req)
+	if err == nil {
+		defer resp.Body.Close()
+	}
 	if err != nil || resp.Body != http.NoBody {
 		t.Fatalf("nil body: got %v, %v; want http.NoBody", resp, err)
 	}
 	hc.Transport = roundTripFunc(func(*http.Request) (*http.Response, error) {
-		return &http.Response{StatusCode: 200, ContentLength: 5}, nil
+		return &http.Response{StatusCode: http.StatusOK, ContentLength: 5}, nil
 	})
-	if _, err := wire.RoundTrip(hc, req); err == nil {
+	if _, err := wire.RoundTrip(hc, req); err == nil { //nolint:bodyclose // it fails: no body
 		t.Fatal("a nil body with a Content-Length of 5 was taken as an answer")
 	}
 }
@@ -85,7 +88,7 @@ func TestRoundTrip_ClientTimeoutStillApplies(t *testing.T) {
 		}
 	})}
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://h:1/x", nil)
-	_, err := wire.RoundTrip(hc, req)
+	_, err := wire.RoundTrip(hc, req) //nolint:bodyclose // it fails: no body
 	var ue *url.Error
 	if !errors.As(err, &ue) || !ue.Timeout() {
 		t.Fatalf("error %v: want the client's timeout", err)
