@@ -280,10 +280,7 @@ func (f *Feeder) Close(ctx context.Context) error {
 		<-f.drainedChan()
 	}
 	s.mu.Lock()
-	if s.quit == nil {
-		s.quit = make(chan struct{})
-	}
-	close(s.quit) // idle workers end
+	f.endIdleLocked()
 	s.mu.Unlock()
 	s.wg.Wait()
 	f.stop(ErrClosed)

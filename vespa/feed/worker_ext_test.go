@@ -3,14 +3,17 @@ package feed_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/feed"
+	"github.com/govespa/govespa/vespa/vespatest"
 )
 
 // hangingServer answers nothing until the request's context ends, and
@@ -132,4 +135,50 @@ func TestFeeder_CancellingOneEnqueueContextLeavesTheOthersAttempts(t *testing.T)
 	if okKept != 8 {
 		t.Fatalf("%d operations of the kept context succeeded, want 8", okKept)
 	}
+}
+
+func TestFeeder_IdleWorkersEndAfterASecondAndReturnOnWork(t *testing.T) {
+	srv := vespatest.NewTestServer(t)
+	synctest.Test(t, func(t *testing.T) {
+		f := newMemFeeder(t, srv, feed.Config{Connections: 1, MinInflight: 8, MaxInflight: 8})
+		defer func() { _ = f.Close(context.Background()) }() // ends the workers if a check fails
+		put := func(n int) {
+			for i := range n {
+				id := vespa.DocumentID{Namespace: "ns", DocType: "music", UserSpecific: fmt.Sprintf("d%d", i)}
+				if err := f.Put(t.Context(), id, map[string]any{"n": i}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := f.Flush(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			synctest.Wait()
+		}
+		put(40)
+		// At most 8 send at once; a worker delivering an outcome is off
+		// the window, and another may start meanwhile.
+		if n := feed.IdleWorkersForTest(f); n == 0 || n > 16 {
+			t.Fatalf("%d idle workers after a feed with 8 in flight", n)
+		}
+		time.Sleep(500 * time.Millisecond)
+		synctest.Wait()
+		if n := feed.IdleWorkersForTest(f); n == 0 {
+			t.Fatal("idle workers ended before their second")
+		}
+		time.Sleep(600 * time.Millisecond)
+		synctest.Wait()
+		if n := feed.IdleWorkersForTest(f); n != 0 {
+			t.Fatalf("%d idle workers after more than a second", n)
+		}
+		put(40) // new workers take the work
+		if s := f.Stats(); s.Succeeded != 80 {
+			t.Fatalf("stats %+v", s)
+		}
+		if err := f.Close(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if n := feed.IdleWorkersForTest(f); n != 0 {
+			t.Fatalf("%d idle workers after Close", n)
+		}
+	})
 }
