@@ -3,7 +3,10 @@ package feed
 // This file frames one operation object in the reader's buffer without
 // decoding it: it follows strings, escapes and nesting, counts lines, and
 // notices the two signs of a broken object that let the reader resynchronise
-// at a line boundary instead of swallowing the rest of the input.
+// at a line boundary instead of swallowing the rest of the input. The reader
+// frames an object only when its one-pass scan (reader_onepass.go) cannot
+// read it from the bytes at hand: a large object, one cut by a short read,
+// or a broken one.
 
 // frameStatus is how framing an object ended.
 type frameStatus int
