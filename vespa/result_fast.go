@@ -20,6 +20,7 @@ func decodeStringsFast(body []byte, rb *responseBody) bool {
 	if i < len(body) && body[i] == '}' {
 		return skipSpace(body, i+1) == len(body)
 	}
+	var all string // body as one string, made once: the values are cut from it
 	for {
 		key, next, ok := plainString(body, i)
 		if !ok {
@@ -29,20 +30,26 @@ func decodeStringsFast(body []byte, rb *responseBody) bool {
 		if i >= len(body) || body[i] != ':' {
 			return false
 		}
-		val, next, ok := plainString(body, skipSpace(body, i+1))
+		start := skipSpace(body, i+1)
+		val, next, ok := plainString(body, start)
 		if !ok {
 			return false
 		}
+		var dst *string
 		switch string(key) { // exact keys only: encoding/json would also match other cases
 		case "pathId":
-			rb.PathID = string(val)
+			dst = &rb.PathID
 		case "id":
-			rb.ID = string(val)
+			dst = &rb.ID
 		case "message":
-			rb.Message = string(val)
+			dst = &rb.Message
 		default:
 			return false
 		}
+		if all == "" {
+			all = string(body)
+		}
+		*dst = all[start+1 : start+1+len(val)]
 		i = skipSpace(body, next)
 		if i >= len(body) {
 			return false

@@ -5,9 +5,9 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/govespa/govespa/vespa/internal/wire"
@@ -28,10 +28,12 @@ import (
 // was written), of a 2xx whose body is not /document/v1's JSON
 // ([ErrMalformedResponse]: a proxy's login page, a truncated or empty body),
 // or of an answer above [WithDocumentLimit] ([ErrResponseTooLarge]). An
-// invalid id gives a [*DocumentIDError] before anything is sent. hc must
-// not follow redirects (those of [Client.HTTPClient] and
-// [Client.NewHTTPClient] do not); the client's transport refuses a redirect
-// to another origin anyway.
+// invalid id gives a [*DocumentIDError] before anything is sent. The
+// request goes straight to hc's transport (a redirect is never followed)
+// unless hc has a cookie jar or a Timeout; then it is hc.Do, and hc must not
+// follow redirects (those of [Client.HTTPClient] and [Client.NewHTTPClient]
+// do not); the client's transport refuses a redirect to another origin
+// anyway.
 //
 // The request's deadline is the earlier of ctx's and 1.1×timeout + 1 s, where
 // timeout is opts.Timeout, else the client's default ([WithTimeout]), else
@@ -59,10 +61,8 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 		defer cancel()
 	}
 
-	path := string(id.appendPath(append(make([]byte, 0, 64+len(id.UserSpecific)*2), c.prefix...)))
-	query := string(appendQuery(nil, kind, &opts, timeout))
+	path, query := c.target(id, kind, &opts, timeout)
 
-	var rd io.Reader
 	if kind == OpPut || kind == OpUpdate {
 		if opts.Gzip && len(body) > 0 {
 			z, err := gzipBytes(body)
@@ -71,31 +71,43 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 			}
 			body = z
 		}
-		rd = bytes.NewReader(body)
+	} else {
+		body = nil
 	}
-	req, err := http.NewRequestWithContext(ctx, method, "", rd)
+	req, err := http.NewRequestWithContext(ctx, method, "", nil)
 	if err != nil {
 		return nil, &Error{Op: kind.String(), ID: id.String(), Path: path, Err: err}
 	}
-	u := *c.endpoint
+	u := req.URL // url.Parse's, reused
+	*u = *c.endpoint
 	u.Path, u.RawPath = "", ""
 	u.Opaque = path // sent as it is: our escaping must reach the server unchanged
 	u.RawQuery = query
-	req.URL, req.Host = &u, u.Host
-	h := req.Header
-	for k, vs := range opts.Header {
-		h[k] = vs
+	req.Host = u.Host
+	hasBody := kind == OpPut || kind == OpUpdate
+	if hasBody {
+		wire.SetBody(req, body)
 	}
-	if rd != nil {
-		h["Content-Type"] = jsonContentType
-		if opts.Gzip && len(body) > 0 {
-			h["Content-Encoding"] = gzipEncoding
+	if len(opts.Header) == 0 && !opts.Gzip {
+		// The common request: the headers are the client's fixed ones,
+		// built once and shared (a RoundTripper must not modify them).
+		req.Header = c.fixedHeader(hasBody)
+	} else {
+		h := req.Header
+		for k, vs := range opts.Header {
+			h[k] = vs
 		}
+		if hasBody {
+			h["Content-Type"] = jsonContentType
+			if opts.Gzip && len(body) > 0 {
+				h["Content-Encoding"] = gzipEncoding
+			}
+		}
+		c.setFixedHeaders(h)
 	}
-	c.setFixedHeaders(h)
 
 	start := time.Now()
-	resp, err := hc.Do(req) //nolint:bodyclose // wire.ReadAnswer closes it
+	resp, err := wire.RoundTrip(hc, req) //nolint:bodyclose // wire.ReadAnswer closes it
 	if err != nil {
 		if c.logger.Enabled(ctx, slog.LevelDebug) {
 			c.logger.DebugContext(ctx, "vespa request failed", "op", kind.String(), "path", path, "error", wire.HideURL(err))
@@ -125,6 +137,25 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 	return r, nil
 }
 
+// target returns the escaped path of id's /document/v1 request and its
+// query, cut from one string.
+func (c *Client) target(id DocumentID, kind OperationKind, opts *OperationOptions, timeout time.Duration) (path, query string) {
+	b := make([]byte, 0, len(c.prefix)+128+2*len(id.UserSpecific))
+	b = id.appendPath(append(b, c.prefix...))
+	n := len(b)
+	b = append(b, '?')
+	// The query goes right after the '?' when it fits: appendQuery starts
+	// a query of its own on an empty slice.
+	q := appendQuery(b[len(b):], kind, opts, timeout)
+	if len(q) <= cap(b)-len(b) {
+		b = b[:len(b)+len(q)] // appended in place
+	} else {
+		b = append(b, q...)
+	}
+	s := string(b)
+	return s[:n], s[n+1:]
+}
+
 // deadlineWithin reports whether ctx already ends within d from now.
 func deadlineWithin(ctx context.Context, d time.Duration) bool {
 	dl, ok := ctx.Deadline()
@@ -135,6 +166,34 @@ var (
 	jsonContentType = []string{"application/json; charset=UTF-8"}
 	gzipEncoding    = []string{"gzip"}
 )
+
+// sharedHeaders are the request headers of one client's common requests,
+// built once: a put or update's (with its Content-Type) and the others'.
+type sharedHeaders struct {
+	sec             *secrets
+	withBody, plain http.Header
+}
+
+// lastShared holds the shared headers of the client that built them last
+// (a process has one client, as a rule; another one rebuilds them).
+var lastShared atomic.Pointer[sharedHeaders]
+
+// fixedHeader returns the shared headers of a request with or without a
+// JSON body. Nothing may modify them.
+func (c *Client) fixedHeader(withBody bool) http.Header {
+	sec := c.sec()
+	sh := lastShared.Load()
+	if sh == nil || sh.sec != sec {
+		sh = &sharedHeaders{sec: sec, withBody: http.Header{"Content-Type": jsonContentType}, plain: http.Header{}}
+		c.setFixedHeaders(sh.withBody)
+		c.setFixedHeaders(sh.plain)
+		lastShared.Store(sh)
+	}
+	if withBody {
+		return sh.withBody
+	}
+	return sh.plain
+}
 
 // setFixedHeaders writes the client's fixed headers into h, so that the
 // client's transport finds them present and need not copy the request.

@@ -110,7 +110,9 @@ type Config struct {
 
 	// OperationTimeout is the deadline of each operation, all attempts and
 	// waits included, so that a cluster that never recovers still ends the
-	// feed. Default 3 minutes. Each request asks Vespa for the time left.
+	// feed. Default 3 minutes. Each request asks Vespa for the time left;
+	// the feeder gives up on an attempt's answer at most 1/16 of
+	// OperationTimeout (1 s at most) after the deadline.
 	OperationTimeout time.Duration
 	// Route is the /document/v1 route parameter; "" means Vespa's default.
 	Route string

@@ -9,3 +9,10 @@ func SetTransportForTest(f *Feeder, rt http.RoundTripper) {
 		c.hc.Transport = &countingTransport{base: rt, stats: &f.stats}
 	}
 }
+
+// IdleWorkersForTest returns the number of workers waiting for work.
+func IdleWorkersForTest(f *Feeder) int {
+	f.sched.mu.Lock()
+	defer f.sched.mu.Unlock()
+	return len(f.sched.idle)
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"iter"
+	"time"
 
 	"github.com/govespa/govespa/vespa"
 )
@@ -41,6 +43,8 @@ type Feeder struct {
 
 	slots chan struct{} // one token per accepted operation whose outcome is not being delivered
 
+	deadlineSlack time.Duration // see attemptContext
+
 	aborted abortSignal // fired when Close gives up or the breaker opens
 }
 
@@ -57,14 +61,16 @@ func New(client *vespa.Client, cfg Config) (*Feeder, error) {
 		return nil, err
 	}
 	f := &Feeder{
-		client:  client,
-		cfg:     cfg,
-		limiter: newThrottler(cfg.MinInflight, cfg.MaxInflight, DefaultStartInflightPerConnection*cfg.Connections),
-		breaker: breaker{span: cfg.BreakerSpan},
-		slots:   make(chan struct{}, cfg.MaxPending),
-		aborted: abortSignal{done: make(chan struct{})},
+		client:        client,
+		cfg:           cfg,
+		limiter:       newThrottler(cfg.MinInflight, cfg.MaxInflight, DefaultStartInflightPerConnection*cfg.Connections),
+		deadlineSlack: deadlineSlackFor(cfg.OperationTimeout),
+		breaker:       breaker{span: cfg.BreakerSpan},
+		slots:         make(chan struct{}, cfg.MaxPending),
+		aborted:       abortSignal{done: make(chan struct{})},
 	}
-	f.sched.byID = map[vespa.DocumentID]*task{}
+	f.sched.byID = map[uint64]*task{}
+	f.sched.seed = maphash.MakeSeed()
 	f.sched.parked = map[*task]struct{}{}
 	f.sched.active = map[*worker]struct{}{}
 	f.conns = newConns(client, cfg.Connections, &f.stats)
@@ -274,10 +280,7 @@ func (f *Feeder) Close(ctx context.Context) error {
 		<-f.drainedChan()
 	}
 	s.mu.Lock()
-	if s.quit == nil {
-		s.quit = make(chan struct{})
-	}
-	close(s.quit) // idle workers end
+	f.endIdleLocked()
 	s.mu.Unlock()
 	s.wg.Wait()
 	f.stop(ErrClosed)

@@ -229,11 +229,7 @@ func TestFeeder_CancellationAccountsForEveryOperation(t *testing.T) {
 	if err := f.Close(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	got := rec.outcomes()
-	if len(got) != n {
-		t.Fatalf("%d outcomes, want %d", len(got), n)
-	}
-	for _, o := range got {
+	for _, o := range outcomesOf(t, &rec, n) {
 		if !o.Cancelled() {
 			t.Errorf("outcome %+v is not a cancellation", o)
 		}

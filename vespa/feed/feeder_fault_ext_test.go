@@ -64,6 +64,39 @@ func newMemFeeder(t *testing.T, srv *vespatest.Server, cfg feed.Config) *feed.Fe
 	return f
 }
 
+// faultServer returns an emulator with the fault rules added.
+func faultServer(t *testing.T, seed uint64, rules ...vespatest.FaultRule) *vespatest.Server {
+	t.Helper()
+	srv := vespatest.NewTestServer(t, vespatest.WithSeed(seed))
+	for _, r := range rules {
+		if err := srv.AddFault(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return srv
+}
+
+// feedAndClose feeds text as source name through f, then closes f.
+func feedAndClose(t *testing.T, f *feed.Feeder, name, text string) {
+	t.Helper()
+	if err := f.FeedReader(t.Context(), name, strings.NewReader(text)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// outcomesOf returns rec's outcomes, which must be n.
+func outcomesOf(t *testing.T, rec *recorder, n int) []feed.Outcome {
+	t.Helper()
+	got := rec.outcomes()
+	if len(got) != n {
+		t.Fatalf("%d outcomes, want %d", len(got), n)
+	}
+	return got
+}
+
 func TestFeeder_FaultsAreRiddenOut(t *testing.T) {
 	srv := vespatest.NewTestServer(t, vespatest.WithSeed(7))
 	srv.ScriptFaults(vespatest.OpAny,
@@ -84,17 +117,8 @@ func TestFeeder_FaultsAreRiddenOut(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var rec recorder
 		f := newMemFeeder(t, srv, feed.Config{Connections: 2, OnOutcome: rec.record})
-		if err := f.FeedReader(t.Context(), "faults", strings.NewReader(feedLines(n, docs))); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-		got := rec.outcomes()
-		if len(got) != n {
-			t.Fatalf("%d outcomes, want %d", len(got), n)
-		}
-		for _, o := range got {
+		feedAndClose(t, f, "faults", feedLines(n, docs))
+		for _, o := range outcomesOf(t, &rec, n) {
 			if !o.OK() {
 				t.Errorf("line %d failed: %v", o.Operation.Line, o.Err)
 			}
@@ -121,10 +145,7 @@ func TestFeeder_FaultsAreRiddenOut(t *testing.T) {
 }
 
 func TestFeeder_OperationDeadlineEndsEndlessThrottling(t *testing.T) {
-	srv := vespatest.NewTestServer(t)
-	if err := srv.AddFault(vespatest.FaultRule{Rate: 1, Fault: vespatest.FaultOverload()}); err != nil {
-		t.Fatal(err)
-	}
+	srv := faultServer(t, 1, vespatest.FaultRule{Rate: 1, Fault: vespatest.FaultOverload()})
 	synctest.Test(t, func(t *testing.T) {
 		var rec recorder
 		f := newMemFeeder(t, srv, feed.Config{OperationTimeout: time.Minute, OnOutcome: rec.record})
@@ -150,10 +171,7 @@ func TestFeeder_OperationDeadlineEndsEndlessThrottling(t *testing.T) {
 }
 
 func TestFeeder_BreakerStopsAFeedThatOnlyFails(t *testing.T) {
-	srv := vespatest.NewTestServer(t)
-	if err := srv.AddFault(vespatest.FaultRule{Rate: 1, Fault: vespatest.FaultUnavailable()}); err != nil {
-		t.Fatal(err)
-	}
+	srv := faultServer(t, 1, vespatest.FaultRule{Rate: 1, Fault: vespatest.FaultUnavailable()})
 	synctest.Test(t, func(t *testing.T) {
 		var rec recorder
 		f := newMemFeeder(t, srv, feed.Config{Connections: 1, MinInflight: 2, MaxInflight: 2, BreakerSpan: 10 * time.Second, OnOutcome: rec.record})
@@ -186,10 +204,7 @@ func TestFeeder_BreakerStopsAFeedThatOnlyFails(t *testing.T) {
 }
 
 func TestFeeder_CloseGivesUpAndCancelsTheRest(t *testing.T) {
-	srv := vespatest.NewTestServer(t)
-	if err := srv.AddFault(vespatest.FaultRule{Rate: 1, Fault: vespatest.FaultLatency(time.Hour)}); err != nil {
-		t.Fatal(err)
-	}
+	srv := faultServer(t, 1, vespatest.FaultRule{Rate: 1, Fault: vespatest.FaultLatency(time.Hour)})
 	synctest.Test(t, func(t *testing.T) {
 		var rec recorder
 		f := newMemFeeder(t, srv, feed.Config{Connections: 1, MinInflight: 3, MaxInflight: 3, MaxPending: 20, OnOutcome: rec.record})

@@ -2,7 +2,7 @@ package feed
 
 import (
 	"context"
-	"slices"
+	"hash/maphash"
 	"sync"
 	"time"
 
@@ -26,11 +26,17 @@ import (
 // the head of its document's chain until its outcome is delivered, so that a
 // later operation on the same document waits behind a parked one.
 
+// Documents are told apart by a 64-bit hash of their ID (task.key, seeded
+// per feeder), not by the ID itself, which costs four string hashes per map
+// access. Two documents whose keys collide share one chain: their
+// operations go one after the other, which keeps every order it must.
+
 // task is an operation accepted by the feeder and not yet finished.
 type task struct {
 	op   Operation
 	ctx  context.Context
-	next *task // the next operation on the same document
+	next *task  // the next operation on the same document (or one whose key collides)
+	key  uint64 // hash of op.ID (see above)
 
 	// Set at the first attempt.
 	body     []byte
@@ -76,19 +82,22 @@ func (q *queue) pop() *task {
 
 // schedule is the feeder's scheduling state, guarded by mu.
 type schedule struct {
-	mu      sync.Mutex
-	ready   queue                      // fresh operations whose document is free
-	again   queue                      // operations whose wait is over: before ready
-	byID    map[vespa.DocumentID]*task // the last operation enqueued for each busy document
-	parked  map[*task]struct{}         // operations waiting for their next attempt
-	workers int                        // workers sending (not delivering)
-	idle    []*worker                  // workers waiting for work
-	quit    chan struct{}              // closed by Close: idle workers end
-	active  map[*worker]struct{}       // running workers, to cancel on abort
-	count   int                        // accepted, unfinished operations
-	drained chan struct{}              // closed when count drops to 0; nil when nobody waits
-	closed  bool
-	wg      sync.WaitGroup
+	mu          sync.Mutex
+	ready       queue              // fresh operations whose document is free
+	again       queue              // operations whose wait is over: before ready
+	byID        map[uint64]*task   // the last operation enqueued for each busy document, by key
+	seed        maphash.Seed       // of task.key
+	parked      map[*task]struct{} // operations waiting for their next attempt
+	workers     int                // workers sending (not delivering)
+	idle        []*worker          // workers waiting for work
+	quitting    bool               // set by Close: idle workers end
+	reaper      *time.Timer        // runs reapIdle
+	reaperArmed bool
+	active      map[*worker]struct{} // running workers, to cancel on abort
+	count       int                  // accepted, unfinished operations
+	drained     chan struct{}        // closed when count drops to 0; nil when nobody waits
+	closed      bool
+	wg          sync.WaitGroup
 }
 
 // worker is what Close and the breaker need to reach a running worker: the
@@ -97,8 +106,28 @@ type worker struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc
 
-	wake  chan *task  // a task handed to the worker while idle
-	timer *time.Timer // its idle timer, owned by its goroutine
+	wake      chan *task // a task handed to the worker while idle; nil: end
+	idleSince time.Time  // under schedule.mu, while in schedule.idle
+
+	// The context of its attempts (see attemptContext), owned by its
+	// goroutine; cancel (above) ends it.
+	ctx      context.Context
+	parent   context.Context // the enqueue context it derives from; nil: not reused
+	deadline time.Time
+}
+
+// endContext cancels the worker's attempt context, if any.
+func (w *worker) endContext() {
+	if w.ctx == nil {
+		return
+	}
+	w.mu.Lock()
+	if w.cancel != nil {
+		w.cancel()
+		w.cancel = nil
+	}
+	w.mu.Unlock()
+	w.ctx, w.parent = nil, nil
 }
 
 // setCancel records the cancel function of the worker's attempt (nil: none).
@@ -113,12 +142,13 @@ func (w *worker) setCancel(c context.CancelFunc) {
 func (f *Feeder) admitLocked(t *task) {
 	s := &f.sched
 	s.count++
-	if tail, busy := s.byID[t.op.ID]; busy {
+	t.key = maphash.Comparable(s.seed, t.op.ID)
+	if tail, busy := s.byID[t.key]; busy {
 		tail.next = t
-		s.byID[t.op.ID] = t
+		s.byID[t.key] = t
 		return
 	}
-	s.byID[t.op.ID] = t
+	s.byID[t.key] = t
 	s.ready.push(t)
 	f.spawnLocked()
 }
@@ -170,6 +200,7 @@ func (f *Feeder) takeLocked() *task {
 // work sends attempts until nothing is waiting or the limit shrank.
 func (f *Feeder) work(w *worker, t *task) {
 	defer f.sched.wg.Done()
+	defer w.endContext()
 	for t != nil {
 		for t != nil {
 			t = f.attempt(w, t)
@@ -179,41 +210,68 @@ func (f *Feeder) work(w *worker, t *task) {
 }
 
 // idle waits, off the window, for spawnLocked to hand the worker a task, and
-// returns it; or nil when the worker has waited workerIdleTime or the
-// feeder closed, and is to end.
+// returns it; or nil when the worker has waited workerIdleTime (reapIdle)
+// or the feeder closed, and is to end. The wait is one channel receive: no
+// timer or select per wait.
 func (f *Feeder) idle(w *worker) *task {
 	s := &f.sched
 	s.mu.Lock()
-	if s.quit == nil {
-		s.quit = make(chan struct{})
-	}
-	quit := s.quit
-	if s.closed && s.count == 0 {
+	if s.quitting || s.closed && s.count == 0 {
 		s.mu.Unlock()
 		return nil
 	}
+	w.idleSince = time.Now()
 	s.idle = append(s.idle, w)
+	if !s.reaperArmed {
+		s.reaperArmed = true
+		if s.reaper == nil {
+			s.reaper = time.AfterFunc(workerIdleTime, f.reapIdle)
+		} else {
+			s.reaper.Reset(workerIdleTime)
+		}
+	}
 	s.mu.Unlock()
-	if w.timer == nil {
-		w.timer = time.NewTimer(workerIdleTime)
-	} else {
-		w.timer.Reset(workerIdleTime)
-	}
-	select {
-	case t := <-w.wake:
-		w.timer.Stop()
-		return t
-	case <-w.timer.C:
-	case <-quit:
-		w.timer.Stop()
-	}
+	return <-w.wake
+}
+
+// reapIdle ends the workers that have been idle for workerIdleTime. The
+// idle list is in the order the workers went idle (spawnLocked takes from
+// its end), so they are at its front.
+func (f *Feeder) reapIdle() {
+	s := &f.sched
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if i := slices.Index(s.idle, w); i >= 0 {
-		s.idle = slices.Delete(s.idle, i, i+1)
-		return nil
+	s.reaperArmed = false
+	if s.quitting {
+		return
 	}
-	return <-w.wake // handed a task just as it gave up: take it
+	now := time.Now()
+	n := 0
+	for n < len(s.idle) && now.Sub(s.idle[n].idleSince) >= workerIdleTime {
+		s.idle[n].wake <- nil // buffered, and it waits: it ends
+		n++
+	}
+	rest := copy(s.idle, s.idle[n:])
+	clear(s.idle[rest:])
+	s.idle = s.idle[:rest]
+	if rest > 0 {
+		s.reaperArmed = true
+		s.reaper.Reset(workerIdleTime - now.Sub(s.idle[0].idleSince))
+	}
+}
+
+// endIdleLocked ends every idle worker, for Close.
+func (f *Feeder) endIdleLocked() {
+	s := &f.sched
+	s.quitting = true
+	for _, w := range s.idle {
+		w.wake <- nil
+	}
+	clear(s.idle)
+	s.idle = s.idle[:0]
+	if s.reaper != nil {
+		s.reaper.Stop()
+	}
 }
 
 // attempt sends one attempt of t, then parks t or delivers its outcome, and
@@ -305,8 +363,8 @@ func (f *Feeder) finish(w *worker, t *task, o Outcome) *task {
 
 	s.mu.Lock()
 	var next *task
-	if s.byID[t.op.ID] == t {
-		delete(s.byID, t.op.ID)
+	if s.byID[t.key] == t {
+		delete(s.byID, t.key)
 	} else {
 		next = t.next // keeps the document's order: it goes next
 	}

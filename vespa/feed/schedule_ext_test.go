@@ -165,26 +165,15 @@ func TestFeeder_EarlierPoliciesAreSelectable(t *testing.T) {
 }
 
 func TestFeeder_SameDocumentOrderUnderRetries(t *testing.T) {
-	srv := vespatest.NewTestServer(t, vespatest.WithSeed(11))
-	for _, r := range []vespatest.FaultRule{
-		{Op: vespatest.OpPut, Rate: 0.2, Fault: vespatest.FaultUnavailable()},
-		{Op: vespatest.OpPut, Rate: 0.1, Fault: vespatest.FaultOverload()},
-		{Op: vespatest.OpPut, Rate: 0.05, Fault: vespatest.FaultDrop()},
-	} {
-		if err := srv.AddFault(r); err != nil {
-			t.Fatal(err)
-		}
-	}
+	srv := faultServer(t, 11,
+		vespatest.FaultRule{Op: vespatest.OpPut, Rate: 0.2, Fault: vespatest.FaultUnavailable()},
+		vespatest.FaultRule{Op: vespatest.OpPut, Rate: 0.1, Fault: vespatest.FaultOverload()},
+		vespatest.FaultRule{Op: vespatest.OpPut, Rate: 0.05, Fault: vespatest.FaultDrop()})
 	const n, docs = 500, 7
 	synctest.Test(t, func(t *testing.T) {
 		var rec recorder
 		f := newMemFeeder(t, srv, feed.Config{Connections: 2, OnOutcome: rec.record})
-		if err := f.FeedReader(t.Context(), "order", strings.NewReader(feedLines(n, docs))); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(t.Context()); err != nil {
-			t.Fatal(err)
-		}
+		feedAndClose(t, f, "order", feedLines(n, docs))
 		lines := map[int]int{}
 		for _, o := range rec.outcomes() {
 			lines[o.Operation.Line]++
@@ -346,10 +335,7 @@ func TestFeeder_OnOutcomeMayEnqueueAtMaxPending(t *testing.T) {
 }
 
 func TestFeeder_EachOperationHasItsOwnCompletion(t *testing.T) {
-	srv := vespatest.NewTestServer(t, vespatest.WithSeed(5))
-	if err := srv.AddFault(vespatest.FaultRule{Rate: 0.2, Fault: vespatest.FaultOverload()}); err != nil {
-		t.Fatal(err)
-	}
+	srv := faultServer(t, 5, vespatest.FaultRule{Rate: 0.2, Fault: vespatest.FaultOverload()})
 	synctest.Test(t, func(t *testing.T) {
 		f := newMemFeeder(t, srv, feed.Config{})
 		const n = 200

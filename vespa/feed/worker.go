@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/govespa/govespa/vespa"
@@ -21,16 +22,10 @@ func (f *Feeder) try(w *worker, t *task) (o Outcome, wait time.Duration, again b
 	} else if !time.Now().Before(t.deadline) {
 		return f.outcome(t, f.timedOut(t)), 0, false
 	}
-	ctx, cancel := context.WithDeadline(t.ctx, t.deadline)
-	w.setCancel(cancel)
-	if f.aborted.err() != nil {
-		cancel() // stop ran before setCancel
-	}
+	ctx := f.attemptContext(w, t)
 	t.attempts++
 	r, err := f.send(ctx, t)
 	timedOut := ctx.Err() != nil && t.ctx.Err() == nil && f.aborted.err() == nil
-	w.setCancel(nil)
-	cancel()
 
 	if r != nil {
 		t.last, t.lastErr = r, nil
@@ -61,6 +56,38 @@ func (f *Feeder) try(w *worker, t *task) (o Outcome, wait time.Duration, again b
 	d = min(d, max(time.Until(t.deadline), 0))
 	f.stats.retried(r, err)
 	return Outcome{}, d, true
+}
+
+// attemptContext returns the context of an attempt of t: it ends with t's
+// context, when stop cancels the worker's attempts, and at t's deadline or
+// up to deadlineSlack after it. One context serves the attempts a worker
+// makes for operations of one enqueue context that started within
+// deadlineSlack of each other, so that an attempt costs no context and no
+// timer of its own. (Vespa is asked for the exact time left: the slack only
+// bounds how late the client gives up on an answer.)
+func (f *Feeder) attemptContext(w *worker, t *task) context.Context {
+	if w.ctx != nil && w.parent == t.ctx && w.ctx.Err() == nil &&
+		!w.deadline.Before(t.deadline) && w.deadline.Sub(t.deadline) <= f.deadlineSlack {
+		return w.ctx
+	}
+	w.endContext()
+	deadline := t.deadline.Add(f.deadlineSlack)
+	ctx, cancel := context.WithDeadline(t.ctx, deadline)
+	w.ctx, w.deadline, w.parent = ctx, deadline, nil
+	if reflect.TypeOf(t.ctx).Comparable() { // == on an incomparable type panics
+		w.parent = t.ctx
+	}
+	w.setCancel(cancel)
+	if f.aborted.err() != nil {
+		cancel() // stop ran before setCancel
+	}
+	return ctx
+}
+
+// deadlineSlackFor is how much later than an operation's deadline its last
+// attempt may be given up: 1/16 of timeout, at most a second.
+func deadlineSlackFor(timeout time.Duration) time.Duration {
+	return min(timeout/16, time.Second)
 }
 
 // prepare readies t for its first attempt.

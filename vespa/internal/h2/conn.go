@@ -45,17 +45,19 @@ type conn struct {
 	wg   sync.WaitGroup // reader and writer
 
 	// Writer-only state.
-	henc     *hpack.Encoder
-	hbuf     headerBuffer
-	lower    map[string]string // canonical header name -> lowercase
-	encoded  []encodedField    // fields encoded as indexes, see field
-	tableGen uint64            // changes whenever the encoder's table may have
-	scratch  writeBatch
-	canon    map[string]string // lowercase -> canonical, reader-only
-	pending  []*stream         // to signal once the buffered frames are handled, reader-only
-	wake     chan struct{}     // cap 1: the writer has work
-	done     chan struct{}     // closed by shutdown
-	doneOnce sync.Once
+	henc          *hpack.Encoder
+	hbuf          headerBuffer
+	lower         map[string]string // canonical header name -> lowercase
+	encoded       []encodedField    // fields encoded as indexes, see field
+	tableGen      uint64            // changes whenever the encoder's table may have
+	scratch       writeBatch
+	canon         map[string]string // lowercase -> canonical, reader-only
+	pending       []*stream         // to signal once the buffered frames are handled, reader-only
+	hb            headerBlock       // reader-only
+	maxHeaderList uint32
+	wake          chan struct{} // cap 1: the writer has work
+	done          chan struct{} // closed by shutdown
+	doneOnce      sync.Once
 
 	mu             sync.Mutex
 	streams        map[uint32]*stream
@@ -123,9 +125,8 @@ func newConn(t *Transport, nc net.Conn, addr string) (*conn, error) {
 	if maxHeader == 0 {
 		maxHeader = 1 << 20
 	}
-	c.fr.SetReuseFrames() // a DataFrame is done with before the next read
-	c.fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
-	c.fr.MaxHeaderListSize = maxHeader
+	c.fr.SetReuseFrames()         // a DataFrame is done with before the next read
+	c.newHeaderDecoder(maxHeader) // header blocks are decoded by the connection (conn_headers.go)
 	c.henc = hpack.NewEncoder(&c.hbuf)
 
 	if _, err := c.bw.WriteString(http2.ClientPreface); err != nil {

@@ -2,6 +2,7 @@ package h2
 
 import (
 	"net/http"
+	"net/url"
 	"runtime"
 	"strconv"
 	"strings"
@@ -296,10 +297,10 @@ func (c *conn) encodeHeaders(s *stream) {
 	if host == "" {
 		host = req.URL.Host
 	}
-	c.field(":method", method, false)
-	c.field(":scheme", req.URL.Scheme, false)
-	c.field(":authority", host, false)
-	c.field(":path", req.URL.RequestURI(), true)
+	c.field(":method", method)
+	c.field(":scheme", req.URL.Scheme)
+	c.field(":authority", host)
+	c.writePath(req.URL)
 	for k, vs := range req.Header {
 		name := c.lowerName(k)
 		switch name {
@@ -309,28 +310,79 @@ func (c *conn) encodeHeaders(s *stream) {
 			// Only "trailers" may be sent over HTTP/2.
 			for _, v := range vs {
 				if strings.EqualFold(v, "trailers") {
-					c.field("te", "trailers", false)
+					c.field("te", "trailers")
 				}
 			}
 			continue
 		}
 		for _, v := range vs {
-			c.field(name, v, false)
+			c.field(name, v)
 		}
 	}
 	if len(s.body) > 0 || method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch {
-		c.field("content-length", strconv.Itoa(len(s.body)), true)
+		var digits [20]byte
+		c.hbuf.b = appendNeverIndexed(c.hbuf.b, staticContentLength, strconv.AppendInt(digits[:0], int64(len(s.body)), 10))
 	}
+}
+
+// Static table indexes (RFC 7541, appendix A) of the fields written by
+// appendNeverIndexed.
+const (
+	staticPath          = 4
+	staticContentLength = 28
+)
+
+// writePath writes u's request URI as :path. Where u is opaque (vespa's
+// document paths, escaped as they are to go), it is written from u's
+// strings without building the URI.
+func (c *conn) writePath(u *url.URL) {
+	if u.Opaque == "" || strings.HasPrefix(u.Opaque, "//") {
+		c.hbuf.b = appendNeverIndexed(c.hbuf.b, staticPath, []byte(u.RequestURI()))
+		return
+	}
+	n := len(u.Opaque)
+	if u.ForceQuery || u.RawQuery != "" {
+		n += 1 + len(u.RawQuery)
+	}
+	b := appendHpackInt(c.hbuf.b, 4, 0x10, staticPath)
+	b = appendHpackInt(b, 7, 0, uint64(n))
+	b = append(b, u.Opaque...)
+	if u.ForceQuery || u.RawQuery != "" {
+		b = append(append(b, '?'), u.RawQuery...)
+	}
+	c.hbuf.b = b
+}
+
+// appendNeverIndexed appends a literal field never indexed (RFC 7541,
+// 6.2.3) with the name of a static table entry and value, not Huffman
+// coded: :path and content-length change from request to request, and must
+// not evict the fields that repeat.
+func appendNeverIndexed(b []byte, nameIndex uint64, value []byte) []byte {
+	b = appendHpackInt(b, 4, 0x10, nameIndex)
+	b = appendHpackInt(b, 7, 0, uint64(len(value)))
+	return append(b, value...)
+}
+
+// appendHpackInt appends v as an HPACK integer with an n-bit prefix (RFC
+// 7541, 5.1), the first byte's other bits being first.
+func appendHpackInt(b []byte, n uint, first byte, v uint64) []byte {
+	limit := uint64(1)<<n - 1
+	if v < limit {
+		return append(b, first|byte(v)) //nolint:gosec // v < limit < 256
+	}
+	b = append(b, first|byte(limit)) //nolint:gosec // limit < 256
+	v -= limit
+	for v >= 128 {
+		b = append(b, byte(v&0x7f|0x80)) //nolint:gosec // 7 bits
+		v >>= 7
+	}
+	return append(b, byte(v))
 }
 
 // field encodes one header field. A field that encodes as an index into
 // the tables is kept, encoded, until the dynamic table changes: the fields
 // that repeat on every request are encoded once.
-func (c *conn) field(name, value string, neverIndex bool) {
-	if neverIndex {
-		_ = c.henc.WriteField(hpack.HeaderField{Name: name, Value: value, Sensitive: true})
-		return
-	}
+func (c *conn) field(name, value string) {
 	for i := range c.encoded {
 		if e := &c.encoded[i]; e.gen == c.tableGen && e.name == name && e.value == value {
 			c.hbuf.b = append(c.hbuf.b, e.enc...)

@@ -41,11 +41,7 @@ func TestRaw_TinyWindowsOneStream(t *testing.T) {
 		sc.writeSettings(http2.Setting{ID: http2.SettingMaxConcurrentStreams, Val: 1},
 			http2.Setting{ID: http2.SettingInitialWindowSize, Val: 16})
 		open := 0
-		for {
-			f, r, err := sc.next()
-			if err != nil {
-				return
-			}
+		for f, r := range sc.frames() {
 			switch f.(type) {
 			case *http2.MetaHeadersFrame:
 				open++
@@ -112,11 +108,7 @@ func TestRaw_GoAwayMidFeed(t *testing.T) {
 	srv := newRawServer(t, func(sc *rawConn, index int) {
 		sc.writeSettings()
 		var seen []*request
-		for {
-			f, r, err := sc.next()
-			if err != nil {
-				return
-			}
+		for f, r := range sc.frames() {
 			if _, ok := f.(*http2.MetaHeadersFrame); !ok || !r.ended {
 				continue
 			}
@@ -167,11 +159,7 @@ func TestRaw_Resets(t *testing.T) {
 	var refused atomic.Int32
 	srv := newRawServer(t, func(sc *rawConn, _ int) {
 		sc.writeSettings()
-		for {
-			f, r, err := sc.next()
-			if err != nil {
-				return
-			}
+		for f, r := range sc.frames() {
 			if _, ok := f.(*http2.MetaHeadersFrame); !ok {
 				continue
 			}
@@ -216,11 +204,7 @@ func TestRaw_ConnectionLost(t *testing.T) {
 	srv := newRawServer(t, func(sc *rawConn, index int) {
 		sc.writeSettings()
 		n := 0
-		for {
-			f, r, err := sc.next()
-			if err != nil {
-				return
-			}
+		for f, r := range sc.frames() {
 			if _, ok := f.(*http2.MetaHeadersFrame); !ok {
 				continue
 			}
@@ -269,11 +253,7 @@ func TestRaw_PingAndCancel(t *testing.T) {
 		sc.writeSettings()
 		_ = sc.fr.WritePing(false, [8]byte{1, 2, 3, 4, 5, 6, 7, 8})
 		sc.flush()
-		for {
-			f, _, err := sc.next()
-			if err != nil {
-				return
-			}
+		for f := range sc.frames() {
 			switch f := f.(type) {
 			case *http2.PingFrame:
 				if f.IsAck() {
@@ -323,11 +303,7 @@ func TestRaw_AnswerBeforeBody(t *testing.T) {
 	reset := make(chan struct{}, 1)
 	srv := newRawServer(t, func(sc *rawConn, _ int) {
 		sc.writeSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 0})
-		for {
-			f, r, err := sc.next()
-			if err != nil {
-				return
-			}
+		for f, r := range sc.frames() {
 			switch f.(type) {
 			case *http2.MetaHeadersFrame:
 				sc.respond(r.id, 413, []byte("too large"))
@@ -360,11 +336,7 @@ func TestRaw_StopsReading(t *testing.T) {
 		sc.writeSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 30})
 		_ = sc.fr.WriteWindowUpdate(0, 1<<30)
 		sc.flush()
-		for {
-			f, _, err := sc.next()
-			if err != nil {
-				return
-			}
+		for f := range sc.frames() {
 			if _, ok := f.(*http2.MetaHeadersFrame); ok {
 				<-release // stop reading
 				return

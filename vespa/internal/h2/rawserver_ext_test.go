@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"iter"
 	"net"
 	"strconv"
 	"sync"
@@ -174,6 +175,18 @@ func (sc *rawConn) next() (http2.Frame, *request, error) {
 			return f, r, nil
 		default:
 			return f, sc.reqs[f.Header().StreamID], nil
+		}
+	}
+}
+
+// frames yields what next returns until it fails (the connection ended).
+func (sc *rawConn) frames() iter.Seq2[http2.Frame, *request] {
+	return func(yield func(http2.Frame, *request) bool) {
+		for {
+			f, r, err := sc.next()
+			if err != nil || !yield(f, r) {
+				return
+			}
 		}
 	}
 }

@@ -28,6 +28,8 @@ type stream struct {
 	written    atomic.Bool // set under bodyMu: the whole request is written
 
 	// Response side.
+	resp        http.Response // res points here once the headers came
+	rbody       body          // resp.Body
 	res         *http.Response
 	err         error  // why the stream failed
 	rbuf        []byte // received body bytes not yet read
@@ -89,15 +91,19 @@ func (b *body) Read(p []byte) (int, error) {
 		if s.roff < len(s.rbuf) {
 			n := copy(p, s.rbuf[s.roff:])
 			s.roff += n
+			var err error
 			if s.roff == len(s.rbuf) {
 				s.rbuf, s.roff = s.rbuf[:0], 0 // the reader appends at the start again
+				if s.ended {
+					err = s.rerr // the end comes with the last bytes: no Read just for it
+				}
 			}
 			wake := c.creditLocked(s, int64(n))
 			c.mu.Unlock()
 			if wake {
 				c.signal()
 			}
-			return n, nil
+			return n, err
 		}
 		if s.rerr != nil {
 			err := s.rerr

@@ -112,6 +112,13 @@ func requestBody(req *http.Request) ([]byte, error) {
 	if req.Body == nil || req.Body == http.NoBody {
 		return nil, nil
 	}
+	if ub, ok := req.Body.(unreadBytes); ok {
+		if b := ub.UnreadBytes(); req.ContentLength < 0 || int64(len(b)) == req.ContentLength {
+			return b, nil
+		}
+		closeBody(req)
+		return nil, fmt.Errorf("h2: the request body is not of its ContentLength %d", req.ContentLength)
+	}
 	if wt, ok := req.Body.(io.WriterTo); ok && req.GetBody != nil && req.ContentLength > 0 {
 		var g grab
 		n, err := wt.WriteTo(&g)
@@ -144,6 +151,11 @@ func requestBody(req *http.Request) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// unreadBytes is a body that hands its bytes over, to be sent without a
+// copy (vespa's request bodies, wire.Body): the caller keeps them unchanged
+// until RoundTrip returns.
+type unreadBytes interface{ UnreadBytes() []byte }
 
 // grab is an io.Writer that keeps the slice of a single Write.
 type grab struct {

@@ -183,8 +183,9 @@ func (x *Exchange) Do(ctx context.Context, r *Request) (*Response, error) {
 }
 
 // Send is [Exchange.Do] without resty, for the hot paths (queries; the
-// document operations use [Finish] the same way): the request goes straight
-// to the exchange's *http.Client, and its answer through the same rules.
+// document operations use [RoundTrip] and [ReadAnswer] the same way): the
+// request goes straight to the exchange's transport ([RoundTrip]), and its
+// answer through the same rules.
 // Prepare and BodyReader are not supported here.
 func (x *Exchange) Send(ctx context.Context, r *Request) (*Response, error) {
 	if r.Timeout > 0 {
@@ -192,18 +193,17 @@ func (x *Exchange) Send(ctx context.Context, r *Request) (*Response, error) {
 		ctx, cancel = context.WithTimeout(ctx, r.Timeout)
 		defer cancel()
 	}
-	var body io.Reader
-	if r.Body != nil {
-		body = bytes.NewReader(r.Body)
-	}
-	hr, err := http.NewRequestWithContext(ctx, r.Method, r.URL, body)
+	hr, err := http.NewRequestWithContext(ctx, r.Method, r.URL, nil)
 	if err != nil {
 		return nil, &Error{Op: r.Op, ID: r.ID, Path: r.Path, Err: HideURL(err)}
+	}
+	if r.Body != nil {
+		SetBody(hr, r.Body)
 	}
 	for k, vs := range r.Header {
 		hr.Header[k] = vs
 	}
-	res, err := x.hc.Do(hr) //nolint:bodyclose // Finish closes it
+	res, err := RoundTrip(x.hc, hr) //nolint:bodyclose // Finish closes it
 	if err != nil {
 		x.logger.DebugContext(ctx, "vespa request failed", "op", r.Op, "path", r.Path, "error", HideURL(err))
 		return nil, TransportError(r.Op, r.ID, r.Path, err)
