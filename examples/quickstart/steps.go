@@ -233,13 +233,12 @@ func (q *quickstart) visit(ctx context.Context, selection string) (map[string]st
 	seen := make(map[string]struct{}, len(q.songs))
 	n := 0
 	for doc, err := range q.t.client.Visit(ctx, vespa.VisitRequest{
-		Namespace:           q.ns,
-		DocType:             "music",
-		Cluster:             q.t.cluster,
-		Selection:           selection,
-		FieldSet:            "[id]", // IDs only: the check needs nothing else
-		Slices:              visitSlices,
-		WantedDocumentCount: 1000, // larger pages, fewer requests
+		Namespace: q.ns,
+		DocType:   "music",
+		Cluster:   q.t.cluster,
+		Selection: selection,
+		FieldSet:  "[id]", // IDs only: the check needs nothing else
+		Slices:    visitSlices,
 	}) {
 		if err != nil {
 			return nil, n, err
