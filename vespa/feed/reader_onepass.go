@@ -183,16 +183,8 @@ func scanNumber(b []byte, i int) int {
 		return endMore
 	}
 	if b[i] == '.' {
-		i++
-		if i >= len(b) {
-			return endMore
-		}
-		if b[i]-'0' >= 10 {
-			return endInvalid
-		}
-		i = scanDigits(b, i+1)
-		if i >= len(b) {
-			return endMore
+		if i = scanSomeDigits(b, i+1); i < 0 {
+			return i
 		}
 	}
 	if b[i]|0x20 == 'e' {
@@ -200,16 +192,25 @@ func scanNumber(b []byte, i int) int {
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		if i >= len(b) {
-			return endMore
+		if i = scanSomeDigits(b, i); i < 0 {
+			return i
 		}
-		if b[i]-'0' >= 10 {
-			return endInvalid
-		}
-		i = scanDigits(b, i+1)
-		if i >= len(b) {
-			return endMore
-		}
+	}
+	return i
+}
+
+// scanSomeDigits returns the index just past the one or more digits that
+// start at b[i] (a fraction's or an exponent's), or endInvalid when there is
+// none, or endMore when they reach the end of b (the number may go on).
+func scanSomeDigits(b []byte, i int) int {
+	if i >= len(b) {
+		return endMore
+	}
+	if b[i]-'0' >= 10 {
+		return endInvalid
+	}
+	if i = scanDigits(b, i+1); i >= len(b) {
+		return endMore
 	}
 	return i
 }
