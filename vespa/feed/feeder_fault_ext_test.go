@@ -51,17 +51,7 @@ func (t memTransport) RoundTrip(req *http.Request) (resp *http.Response, err err
 // newMemFeeder returns a feeder whose connections are served in memory by srv.
 func newMemFeeder(t *testing.T, srv *vespatest.Server, cfg feed.Config) *feed.Feeder {
 	t.Helper()
-	c, err := vespa.NewClient("http://127.0.0.1:9")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	f, err := feed.New(c, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	feed.SetTransportForTest(f, memTransport{srv.Handler()})
-	return f
+	return newHandlerFeeder(t, srv.Handler(), cfg)
 }
 
 // faultServer returns an emulator with the fault rules added.
