@@ -53,6 +53,10 @@ type secrets struct {
 	uaValue   []string // {user agent}, likewise
 	headers   http.Header
 	tls       *tls.Config
+	// withBody and plain are the whole headers of SendOnce's common
+	// requests (a put or update's, with its Content-Type, and the others'),
+	// built once and shared by every such request: nothing may modify them.
+	withBody, plain http.Header
 }
 
 // Format hides the credentials from every verb.
@@ -96,6 +100,9 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 		sec.auth = "Bearer " + string(cfg.token)
 	}
 	sec.authValue, sec.uaValue = []string{sec.auth}, []string{cfg.userAgent}
+	sec.withBody, sec.plain = http.Header{"Content-Type": jsonContentType}, http.Header{}
+	sec.setFixedHeaders(sec.withBody)
+	sec.setFixedHeaders(sec.plain)
 	conf := &cfg
 	c := &Client{
 		endpoint: u,

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"sync/atomic"
 	"time"
 
 	"github.com/govespa/govespa/vespa/internal/wire"
@@ -103,7 +102,7 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 				h["Content-Encoding"] = gzipEncoding
 			}
 		}
-		c.setFixedHeaders(h)
+		c.sec().setFixedHeaders(h)
 	}
 
 	start := time.Now()
@@ -167,45 +166,25 @@ var (
 	gzipEncoding    = []string{"gzip"}
 )
 
-// sharedHeaders are the request headers of one client's common requests,
-// built once: a put or update's (with its Content-Type) and the others'.
-type sharedHeaders struct {
-	sec             *secrets
-	withBody, plain http.Header
-}
-
-// lastShared holds the shared headers of the client that built them last
-// (a process has one client, as a rule; another one rebuilds them).
-var lastShared atomic.Pointer[sharedHeaders]
-
 // fixedHeader returns the shared headers of a request with or without a
 // JSON body. Nothing may modify them.
 func (c *Client) fixedHeader(withBody bool) http.Header {
-	sec := c.sec()
-	sh := lastShared.Load()
-	if sh == nil || sh.sec != sec {
-		sh = &sharedHeaders{sec: sec, withBody: http.Header{"Content-Type": jsonContentType}, plain: http.Header{}}
-		c.setFixedHeaders(sh.withBody)
-		c.setFixedHeaders(sh.plain)
-		lastShared.Store(sh)
-	}
 	if withBody {
-		return sh.withBody
+		return c.sec().withBody
 	}
-	return sh.plain
+	return c.sec().plain
 }
 
 // setFixedHeaders writes the client's fixed headers into h, so that the
 // client's transport finds them present and need not copy the request.
-func (c *Client) setFixedHeaders(h http.Header) {
-	sec := c.sec()
-	for k, vs := range sec.headers {
+func (s *secrets) setFixedHeaders(h http.Header) {
+	for k, vs := range s.headers {
 		h[k] = vs
 	}
-	if sec.auth != "" {
-		h["Authorization"] = sec.authValue
+	if s.auth != "" {
+		h["Authorization"] = s.authValue
 	}
-	h["User-Agent"] = sec.uaValue
+	h["User-Agent"] = s.uaValue
 }
 
 func gzipBytes(b []byte) ([]byte, error) {
