@@ -290,8 +290,9 @@ func (c *conn) onData(f *http2.DataFrame) error {
 	}
 	s.recvWindow -= n
 	if pad := n - int64(len(data)); pad > 0 {
-		wake = c.creditConnLocked(pad)
-		s.recvWindow += 0 // padding is credited with the connection only
+		// Padding is never read: it is credited back, to the stream as
+		// well as to the connection, as bytes read are.
+		wake = c.creditLocked(s, pad)
 	}
 	if len(data) > 0 {
 		s.rbuf = append(s.rbuf, data...)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 
 	"github.com/govespa/govespa/vespa/internal/h2"
 	"github.com/govespa/govespa/vespa/retries"
@@ -367,5 +368,34 @@ func TestRaw_StopsReading(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("RoundTrip did not return after the cancel")
+	}
+}
+
+// TestRaw_PaddedData: the server pads every DATA frame of a long answer,
+// 255 bytes of padding to one of data, more padding in all than a stream's
+// window. Padding counts against the windows, so the client must credit it
+// back to the stream as well as to the connection, or the server overruns
+// the stream window and the stream fails.
+func TestRaw_PaddedData(t *testing.T) {
+	const frames = 5000 // 5000 × 256 bytes: more than the 1 MiB stream window
+	srv := newRawServer(t, func(sc *rawConn, _ int) {
+		for f, r := range sc.frames() {
+			if _, ok := f.(*http2.MetaHeadersFrame); !ok {
+				continue
+			}
+			sc.ebuf.Reset()
+			_ = sc.enc.WriteField(hpack.HeaderField{Name: ":status", Value: "200"})
+			_ = sc.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: r.id, BlockFragment: sc.ebuf.Bytes(), EndHeaders: true})
+			pad := make([]byte, 255)
+			for i := range frames {
+				_ = sc.fr.WriteDataPadded(r.id, i == frames-1, []byte{'x'}, pad)
+			}
+			sc.flush()
+		}
+	})
+	tr := newTransport(t, nil)
+	status, body, err := get(tr, t.Context(), srv.url+"/padded")
+	if err != nil || status != http.StatusOK || len(body) != frames {
+		t.Fatalf("status %d, %d bytes, error %v; want 200, %d bytes", status, len(body), err, frames)
 	}
 }
