@@ -62,7 +62,8 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 
 	path, query := c.target(id, kind, &opts, timeout)
 
-	if kind == OpPut || kind == OpUpdate {
+	hasBody := kind == OpPut || kind == OpUpdate
+	if hasBody {
 		if opts.Gzip && len(body) > 0 {
 			z, err := gzipBytes(body)
 			if err != nil {
@@ -83,7 +84,6 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 	u.Opaque = path // sent as it is: our escaping must reach the server unchanged
 	u.RawQuery = query
 	req.Host = u.Host
-	hasBody := kind == OpPut || kind == OpUpdate
 	if hasBody {
 		wire.SetBody(req, body)
 	}
