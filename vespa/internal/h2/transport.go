@@ -44,7 +44,10 @@ type Transport struct {
 	conns   map[connKey][]*conn
 	dialing map[connKey]int
 	closed  bool
-	wg      sync.WaitGroup // every connection's reader and writer
+	wg      sync.WaitGroup // every dial, and every connection's reader and writer
+	// closing ends when Close is called; the dials in flight end with it.
+	closing     context.Context
+	stopClosing context.CancelFunc
 
 	// free is closed and replaced whenever a stream slot or a connection
 	// may have become free, for requests waiting in getConn. It has its own
@@ -239,13 +242,19 @@ func (t *Transport) getConn(ctx context.Context, key connKey, scheme, addr strin
 				t.dialing = map[connKey]int{}
 			}
 			t.dialing[key]++
+			// Close waits for the dial (counted before Close can see it)
+			// and cancels it.
+			t.wg.Add(1)
+			closing := t.closingLocked()
 			t.mu.Unlock()
-			c, err := t.dial(ctx, scheme, addr)
+			c, err := t.dialUntilClosed(ctx, closing, scheme, addr)
 			t.mu.Lock()
 			t.dialing[key]--
-			if err == nil && t.closed {
+			if t.closed {
+				if err == nil {
+					c.shutdown(ErrClosed)
+				}
 				err = ErrClosed
-				c.shutdown(ErrClosed)
 			}
 			if err == nil {
 				if t.conns == nil {
@@ -256,6 +265,7 @@ func (t *Transport) getConn(ctx context.Context, key connKey, scheme, addr strin
 				c.reserve()
 			}
 			t.mu.Unlock()
+			t.wg.Done()
 			t.signalFree()
 			if err != nil {
 				return nil, err
@@ -269,6 +279,24 @@ func (t *Transport) getConn(ctx context.Context, key connKey, scheme, addr strin
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// closingLocked returns the context that Close cancels; the caller holds
+// t.mu.
+func (t *Transport) closingLocked() context.Context {
+	if t.closing == nil {
+		t.closing, t.stopClosing = context.WithCancel(context.Background())
+	}
+	return t.closing
+}
+
+// dialUntilClosed is dial under ctx, cancelled as well by Close.
+func (t *Transport) dialUntilClosed(ctx, closing context.Context, scheme, addr string) (*conn, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(closing, cancel)
+	defer stop()
+	return t.dial(ctx, scheme, addr)
 }
 
 // freeChan returns the channel that the next signalFree closes.
@@ -334,12 +362,16 @@ func (t *Transport) CloseIdleConnections() {
 }
 
 // Close closes every connection, failing the requests in flight with a
-// [*ConnError] that matches [ErrClosed], waits for every goroutine of the
+// [*ConnError] that matches [ErrClosed] (or ErrClosed itself, for one
+// whose connection was being dialled: the dial is cancelled), waits for every goroutine of the
 // transport to end, and makes later requests fail with [ErrClosed]. It
 // returns nil.
 func (t *Transport) Close() error {
 	t.mu.Lock()
 	t.closed = true
+	if t.stopClosing != nil {
+		t.stopClosing()
+	}
 	var all []*conn
 	for _, list := range t.conns {
 		all = append(all, list...)

@@ -336,6 +336,37 @@ func TestTransport_ClosedTransport(t *testing.T) {
 	}
 }
 
+// TestTransport_CloseDuringDial: Close while a request's connection is
+// being dialled cancels the dial, waits for it, and the request fails with
+// ErrClosed (not with its own context, which has no deadline).
+func TestTransport_CloseDuringDial(t *testing.T) {
+	dialing := make(chan struct{})
+	tr := &h2.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		close(dialing)
+		<-ctx.Done() // a dial that never connects
+		return nil, ctx.Err()
+	}}
+	errc := make(chan error, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://192.0.2.1/", nil)
+		res, err := tr.RoundTrip(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		errc <- err
+	}()
+	<-dialing
+	_ = tr.Close()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, h2.ErrClosed) {
+			t.Fatalf("err = %v, want ErrClosed", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("RoundTrip still dialling 5 s after Close")
+	}
+}
+
 // TestTransport_HeaderTableChurn sends header values that keep entering
 // and leaving the server's 4 KiB HPACK table, among fixed ones: the server
 // must decode every request's own values.
