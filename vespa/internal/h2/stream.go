@@ -155,10 +155,8 @@ func (b *body) Close() error {
 	return nil
 }
 
-var errBodyClosed = httpErrBodyClosed()
-
-// httpErrBodyClosed is the error of a Read after Close, as net/http's.
-func httpErrBodyClosed() error { return http.ErrBodyReadAfterClose }
+// errBodyClosed is the error of a Read after Close, as net/http's.
+var errBodyClosed = http.ErrBodyReadAfterClose
 
 // creditLocked returns n read bytes of s to the server's windows, queueing
 // WINDOW_UPDATEs once half a window is due. It reports whether the writer
