@@ -37,13 +37,6 @@ import (
 	"github.com/govespa/govespa/vespa/retries"
 )
 
-// Exit statuses.
-const (
-	exitOK       = 0
-	exitFailed   = 1
-	exitBadUsage = 2
-)
-
 // maxFailures is how many failures the summary lists.
 const maxFailures = 100
 
@@ -186,12 +179,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	compression, err := feed.ParseCompression(o.compression)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return exitBadUsage
+		return cli.ExitUsage
 	}
 	client, err := vespa.NewClient(o.endpoint, clientOptions(o)...)
 	if err != nil {
 		fmt.Fprintln(stderr, "feed:", err)
-		return exitBadUsage
+		return cli.ExitUsage
 	}
 	defer client.Close()
 
@@ -199,7 +192,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if o.journal != "" {
 		if journal, err = feed.OpenJournal(o.journal); err != nil {
 			fmt.Fprintln(stderr, err)
-			return exitBadUsage
+			return cli.ExitUsage
 		}
 		// Runs when run returns, after the feeder's Close. A journal that
 		// failed to record fails the run, as its next run would feed again
@@ -207,8 +200,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		defer func() {
 			if err := journal.Close(); err != nil {
 				fmt.Fprintln(stderr, "feed:", err)
-				if code == exitOK {
-					code = exitFailed
+				if code == cli.ExitOK {
+					code = cli.ExitFailed
 				}
 			}
 		}()
@@ -226,7 +219,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fh, err := os.Open(name)
 		if err != nil {
 			fmt.Fprintln(stderr, "feed:", err)
-			return exitBadUsage
+			return cli.ExitUsage
 		}
 		defer func() { _ = fh.Close() }() // read-only: closing it loses nothing
 		inputs[i] = fh
@@ -253,7 +246,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return exitBadUsage
+		return cli.ExitUsage
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -279,12 +272,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		stopProfile, err := startCPUProfile(o.cpuProfile)
 		if err != nil {
 			fmt.Fprintln(stderr, "feed:", err)
-			return exitBadUsage
+			return cli.ExitUsage
 		}
 		defer stopProfile()
 	}
 	start := time.Now()
-	status := exitOK
+	status := cli.ExitOK
 	for i, in := range inputs {
 		var r io.Reader = in
 		if bar != nil {
@@ -305,14 +298,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			switch {
 			case errors.As(err, &pe):
 				fmt.Fprintln(stderr, err)
-				status = exitFailed
+				status = cli.ExitFailed
 			case ctx.Err() != nil:
 				fmt.Fprintln(stderr, "feed: interrupted; in-flight operations are cancelled")
 			case errors.Is(err, feed.ErrBreakerOpen):
 				fmt.Fprintln(stderr, err)
 			default:
 				fmt.Fprintln(stderr, err)
-				status = exitBadUsage // the input could not be read
+				status = cli.ExitUsage // the input could not be read
 			}
 			break
 		}
@@ -329,14 +322,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if s.JournalMismatches > 0 {
 		fmt.Fprintf(stderr, "feed: %d operations differ from the journal's record at their place (a changed file, or another input under the same name): they were fed again, not skipped\n", s.JournalMismatches)
 	}
-	if s.Failed > 0 && status == exitOK {
-		status = exitFailed
+	if s.Failed > 0 && status == cli.ExitOK {
+		status = cli.ExitFailed
 	}
 	if err := writeSummary(stdout, s, time.Since(start), failures.list); err != nil {
 		fmt.Fprintln(stderr, "feed:", err)
 	}
-	if status == exitOK && ctx.Err() != nil {
-		status = exitFailed // interrupted: not everything was fed
+	if status == cli.ExitOK && ctx.Err() != nil {
+		status = cli.ExitFailed // interrupted: not everything was fed
 	}
 	return status
 }

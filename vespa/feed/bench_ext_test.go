@@ -75,36 +75,23 @@ func floorFeed(b *testing.B, base string, n int, fields []byte) {
 		p.SetUnencryptedHTTP2(true)
 		clients[i] = &http.Client{Transport: &http.Transport{Protocols: p}}
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for g := range benchInflight {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			hc := clients[g%benchConnections]
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(n) {
-					return
-				}
-				url := fmt.Sprintf("%s/document/v1/ns/music/docid/d%d", base, i)
-				req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, bytes.NewReader(body))
-				req.Header.Set("Content-Type", "application/json")
-				resp, err := hc.Do(req)
-				if err != nil {
-					b.Error(err)
-					return
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusOK {
-					b.Errorf("status %d", resp.StatusCode)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	spread(n, func(g int, i int64) bool {
+		url := fmt.Sprintf("%s/document/v1/ns/music/docid/d%d", base, i)
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := clients[g%benchConnections].Do(req)
+		if err != nil {
+			b.Error(err)
+			return false
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b.Errorf("status %d", resp.StatusCode)
+			return false
+		}
+		return true
+	})
 	for _, c := range clients {
 		c.CloseIdleConnections()
 	}
@@ -125,24 +112,31 @@ func sendOnceFeed(b *testing.B, url string, n int, fields []byte) {
 	for i := range ids {
 		ids[i] = vespa.DocumentID{Namespace: "ns", DocType: "music", UserSpecific: fmt.Sprintf("d%d", i)}
 	}
+	spread(n, func(g int, i int64) bool {
+		r, err := client.SendOnce(context.Background(), hcs[g%benchConnections], vespa.OpPut, ids[i], body, vespa.OperationOptions{})
+		if err != nil || r.Status != 200 {
+			b.Error(err)
+			return false
+		}
+		return true
+	})
+}
+
+// spread calls send(g, i) for every i in [0, n), from benchInflight
+// goroutines numbered g, each taking the next i until none is left or its
+// send returns false; it returns when all have ended.
+func spread(n int, send func(g int, i int64) bool) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for g := range benchInflight {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for {
 				i := next.Add(1) - 1
-				if i >= int64(n) {
-					return
-				}
-				r, err := client.SendOnce(context.Background(), hcs[g%benchConnections], vespa.OpPut, ids[i], body, vespa.OperationOptions{})
-				if err != nil || r.Status != 200 {
-					b.Error(err)
+				if i >= int64(n) || !send(g, i) {
 					return
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 }

@@ -16,13 +16,14 @@ import (
 // reports it as a failed outcome and goes on.
 var ErrInvalidOperation = errors.New("feed: invalid operation")
 
-// invalid returns an error matching ErrInvalidOperation and cause.
+// invalid returns an error matching ErrInvalidOperation (and whatever
+// format wraps with %w), naming op's feed-file line when it has one.
 func invalid(op *Operation, format string, args ...any) error {
-	what := fmt.Sprintf(format, args...)
+	what := fmt.Errorf(format, args...)
 	if op.Line > 0 {
-		return fmt.Errorf("%w: %s line %d: %s", ErrInvalidOperation, op.Source, op.Line, what)
+		return fmt.Errorf("%w: %s line %d: %w", ErrInvalidOperation, op.Source, op.Line, what)
 	}
-	return fmt.Errorf("%w: %s", ErrInvalidOperation, what)
+	return fmt.Errorf("%w: %w", ErrInvalidOperation, what)
 }
 
 // check validates op before it is accepted and readies its request body.
@@ -40,7 +41,7 @@ func (op *Operation) check() error {
 		return nil // read by the Reader, which checked it
 	}
 	if err := op.ID.Validate(); err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrInvalidOperation, opName(op.Kind), err)
+		return invalid(op, "%s: %w", opName(op.Kind), err)
 	}
 	if op.Fields != nil && op.body == nil {
 		if !isJSONObject(op.Fields) {

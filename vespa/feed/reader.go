@@ -467,8 +467,7 @@ func (r *Reader) Next() (Operation, error) {
 		op.Kind = vespa.OpRemove
 	}
 	if raw.body != nil {
-		op.body = raw.body
-		op.Fields = raw.body[len(fieldsPrefix) : len(raw.body)-len(fieldsSuffix)]
+		op.setBody(raw.body)
 	}
 	return op, nil
 }

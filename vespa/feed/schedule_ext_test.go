@@ -445,6 +445,21 @@ func TestFeeder_InvalidOperationsFailAtEnqueue(t *testing.T) {
 			t.Errorf("%s: %v, want ErrInvalidOperation", name, err)
 		}
 	}
+	// An operation read from a feed file names its line, whatever is wrong.
+	bad := vespa.DocumentID{Namespace: "ns", DocType: "..", UserSpecific: "x"}
+	for name, op := range map[string]feed.Operation{
+		"an invalid ID":   {Kind: vespa.OpRemove, ID: bad, Source: "in.jsonl", Line: 7},
+		"fields not JSON": {Kind: vespa.OpPut, ID: good, Fields: []byte(`{"n":`), Source: "in.jsonl", Line: 7},
+	} {
+		err := f.Enqueue(ctx, op)
+		if !errors.Is(err, feed.ErrInvalidOperation) || !strings.Contains(fmt.Sprint(err), "in.jsonl line 7") {
+			t.Errorf("%s: %v, want ErrInvalidOperation naming in.jsonl line 7", name, err)
+		}
+	}
+	var idErr *vespa.DocumentIDError
+	if err := f.Enqueue(ctx, feed.Operation{Kind: vespa.OpRemove, ID: bad, Line: 1}); !errors.As(err, &idErr) {
+		t.Errorf("invalid ID: %v, want a *vespa.DocumentIDError inside", err)
+	}
 	if err := f.Close(ctx); err != nil {
 		t.Fatal(err)
 	}

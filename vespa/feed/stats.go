@@ -1,10 +1,11 @@
 package feed
 
 import (
-	"github.com/govespa/govespa/vespa"
 	"math/bits"
 	"sync/atomic"
 	"time"
+
+	"github.com/govespa/govespa/vespa"
 )
 
 // Stats is a snapshot of a feeder's counters, taken by [Feeder.Stats]. Counts

@@ -49,7 +49,7 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	cli.Main(func(ctx context.Context) int { return run(ctx, os.Args[1:], os.Stdout, os.Stderr) })
 }
 
 // options are the command's flags.
@@ -113,12 +113,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	return o, nil
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		return cli.UsageError(stderr, "faultbench", err)
 	}
-	if err := bench(context.Background(), o, stdout, stderr); err != nil {
+	if err := bench(ctx, o, stdout, stderr); err != nil {
 		return cli.Failed(stderr, "faultbench", err)
 	}
 	return 0

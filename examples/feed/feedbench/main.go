@@ -35,7 +35,7 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	cli.Main(func(ctx context.Context) int { return run(ctx, os.Args[1:], os.Stdout, os.Stderr) })
 }
 
 // options are the command's flags.
@@ -97,7 +97,7 @@ func parseSize(s string) (int64, error) {
 	return n * mult, nil
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		return cli.UsageError(stderr, "feedbench", err)
@@ -111,7 +111,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	} else {
 		defer func() { _ = os.RemoveAll(dir) }()
 	}
-	r, err := measure(context.Background(), o, dir, stderr)
+	r, err := measure(ctx, o, dir, stderr)
 	if err != nil {
 		return cli.Failed(stderr, "feedbench", err)
 	}

@@ -62,10 +62,10 @@ func TestWriteFeed(t *testing.T) {
 
 func TestRun_HelpExitsZeroAndBadFlagTwo(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if got := run([]string{"-h"}, &stdout, &stderr); got != 0 || !strings.Contains(stderr.String(), "-size") {
+	if got := run(t.Context(), []string{"-h"}, &stdout, &stderr); got != 0 || !strings.Contains(stderr.String(), "-size") {
 		t.Fatalf("-h: exit %d, usage %q; want 0 and the flags", got, stderr.String())
 	}
-	if got := run([]string{"-no-such-flag"}, &stdout, &stderr); got != 2 {
+	if got := run(t.Context(), []string{"-no-such-flag"}, &stdout, &stderr); got != 2 {
 		t.Fatalf("bad flag: exit %d, want 2", got)
 	}
 }

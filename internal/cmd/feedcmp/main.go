@@ -24,51 +24,44 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/govespa/govespa/internal/cli"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	cli.Main(func(ctx context.Context) int { return run(ctx, os.Args[1:], os.Stdout, os.Stderr) })
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("feedcmp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cli := fs.String("cli", os.Getenv("GOVESPA_VESPA_CLI"), "Vespa CLI `binary` (default $GOVESPA_VESPA_CLI)")
+	cliBin := fs.String("cli", os.Getenv("GOVESPA_VESPA_CLI"), "Vespa CLI `binary` (default $GOVESPA_VESPA_CLI)")
 	feedBin := fs.String("feed", "", "feed command `binary` (default: go build github.com/govespa/govespa/examples/feed)")
 	runs := fs.Int("runs", 3, "runs of each command per feed file")
 	small := fs.Int("small", 100_000, "documents of ~150 bytes")
 	large := fs.Int("large", 20_000, "documents of ~4 KB")
 	sink := fs.Bool("sink", false, "serve as the sink (used by feedcmp itself)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := cli.Parse(fs, args); !ok {
+		return code
 	}
 	if *sink {
-		if err := serveSink(stdout); err != nil {
-			fmt.Fprintln(stderr, "feedcmp: sink:", err)
-			return 1
+		if err := serveSink(ctx, stdout); err != nil {
+			return cli.Failed(stderr, "feedcmp", fmt.Errorf("sink: %w", err))
 		}
-		return 0
+		return cli.ExitOK
 	}
-	if *cli == "" {
-		fmt.Fprintln(stderr, "feedcmp: no -cli given and $GOVESPA_VESPA_CLI is empty")
-		return 2
+	if *cliBin == "" {
+		return cli.UsageError(stderr, "feedcmp", errors.New("no -cli given and $GOVESPA_VESPA_CLI is empty"))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := compare(ctx, *cli, *feedBin, *runs, *small, *large, fs.Args(), stdout, stderr); err != nil {
-		fmt.Fprintln(stderr, "feedcmp:", err)
-		return 1
+	if err := compare(ctx, *cliBin, *feedBin, *runs, *small, *large, fs.Args(), stdout, stderr); err != nil {
+		return cli.Failed(stderr, "feedcmp", err)
 	}
-	return 0
+	return cli.ExitOK
 }
 
 // result is one run of one command.
@@ -237,9 +230,7 @@ func startSink(ctx context.Context, dir string) (string, func(), error) {
 }
 
 // serveSink serves until interrupted, after printing its URL.
-func serveSink(stdout io.Writer) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+func serveSink(ctx context.Context, stdout io.Writer) error {
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
@@ -265,7 +256,7 @@ func serveSink(stdout io.Writer) error {
 		return err
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(sctx)
 }
