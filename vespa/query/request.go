@@ -156,29 +156,24 @@ func flatten(out map[string]any, name string, v any) error {
 
 // asObject returns v as a map when its JSON encoding is an object.
 func asObject(v any) (map[string]any, bool, error) {
+	var b []byte
 	switch x := v.(type) {
 	case map[string]any:
 		return x, true, nil
 	case string, bool, int, int64, float64, json.Number:
 		return nil, false, nil
 	case json.RawMessage:
-		if t := bytes.TrimSpace(x); len(t) == 0 || t[0] != '{' {
+		b = bytes.TrimSpace(x)
+	default:
+		switch reflect.Indirect(reflect.ValueOf(v)).Kind() {
+		case reflect.Map, reflect.Struct:
+		default:
 			return nil, false, nil
 		}
-		m, err := decodeJSON(x)
-		if err != nil {
+		var err error
+		if b, err = json.Marshal(v); err != nil {
 			return nil, false, err
 		}
-		return m.(map[string]any), true, nil
-	}
-	switch reflect.Indirect(reflect.ValueOf(v)).Kind() {
-	case reflect.Map, reflect.Struct:
-	default:
-		return nil, false, nil
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, false, err
 	}
 	if len(b) == 0 || b[0] != '{' {
 		return nil, false, nil
