@@ -47,6 +47,7 @@ type Server struct {
 
 	cfgMu     sync.Mutex
 	cfgServer *configserver.Server
+	cfgClosed bool // Close has run: no config server starts after it
 
 	closeOnce sync.Once
 	served    chan struct{} // closed when the Serve goroutine returns
@@ -241,6 +242,7 @@ func (s *Server) Close() {
 		}
 		<-s.served
 		s.cfgMu.Lock()
+		s.cfgClosed = true
 		if s.cfgServer != nil {
 			s.cfgServer.Close(ctx)
 		}
