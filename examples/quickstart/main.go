@@ -44,13 +44,6 @@ import (
 	"github.com/govespa/govespa/internal/cli"
 )
 
-// Exit statuses.
-const (
-	exitOK       = 0
-	exitFailed   = 1
-	exitBadUsage = 2
-)
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -129,10 +122,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(r.failed) > 0 {
 		fmt.Fprintf(stdout, "%-9s %d step(s) FAILED in %v\n", "result", len(r.failed), ms(time.Since(start)))
-		return exitFailed
+		return cli.ExitFailed
 	}
 	fmt.Fprintf(stdout, "%-9s ok in %v\n", "result", ms(time.Since(start)))
-	return exitOK
+	return cli.ExitOK
 }
 
 // tour runs the steps in order. A step that cannot go on returns an error;

@@ -5,11 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/govespa/govespa/internal/cli"
 )
 
 func TestRun_emulatorWithTheIntegrationApplication(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := run([]string{"-docs", "300"}, &out, &errOut); code != exitOK {
+	if code := run([]string{"-docs", "300"}, &out, &errOut); code != cli.ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &out, &errOut)
 	}
 	for _, want := range []string{
@@ -35,7 +37,7 @@ func TestRun_emulatorWithTheIntegrationApplication(t *testing.T) {
 func TestRun_outsideTheModuleDeclaresTheSchemaInGo(t *testing.T) {
 	t.Chdir(t.TempDir())
 	var out, errOut bytes.Buffer
-	if code := run([]string{"-docs", "100", "-keep"}, &out, &errOut); code != exitOK {
+	if code := run([]string{"-docs", "100", "-keep"}, &out, &errOut); code != cli.ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &out, &errOut)
 	}
 	if !strings.Contains(out.String(), "music schema declared in Go") {
@@ -51,7 +53,7 @@ func TestRun_unreachableEndpointFails(t *testing.T) {
 	// Port 1 on loopback refuses connections; the short timeout ends the
 	// readiness wait.
 	code := run([]string{"-endpoint", "http://127.0.0.1:1", "-timeout", "300ms"}, &out, &errOut)
-	if code != exitFailed || !strings.Contains(out.String(), "FAILED") {
+	if code != cli.ExitFailed || !strings.Contains(out.String(), "FAILED") {
 		t.Fatalf("exit %d, stdout:\n%s", code, &out)
 	}
 }
@@ -61,10 +63,10 @@ func TestRun_usage(t *testing.T) {
 		args []string
 		code int
 	}{
-		{[]string{"-h"}, exitOK},
-		{[]string{"-docs", "0"}, exitBadUsage},
-		{[]string{"extra"}, exitBadUsage},
-		{[]string{"-no-such-flag"}, exitBadUsage},
+		{[]string{"-h"}, cli.ExitOK},
+		{[]string{"-docs", "0"}, cli.ExitUsage},
+		{[]string{"extra"}, cli.ExitUsage},
+		{[]string{"-no-such-flag"}, cli.ExitUsage},
 	} {
 		var out, errOut bytes.Buffer
 		if code := run(tc.args, &out, &errOut); code != tc.code {

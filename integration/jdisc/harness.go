@@ -117,6 +117,10 @@ func Start(ctx context.Context, b *Built, cfg Config) (*Harness, error) {
 			}
 			fmt.Fprintln(logw, line)
 		}
+		// A line too long for the scanner ends the loop early: drain the
+		// rest, so that the JVM never blocks on a full pipe and Wait comes
+		// after every read, as os/exec requires.
+		_, _ = io.Copy(logw, stdout)
 		h.waitErr = h.cmd.Wait()
 		close(h.done)
 	}()

@@ -32,8 +32,9 @@ var (
 	ErrBadRequest = deploy.ErrBadRequest
 	// ErrOutcomeUnknown matches the error of an upload ([Client.Deploy],
 	// [Client.Submit], [Client.CreateToken]) whose request went out but whose
-	// reply was lost, or was a gateway's 502 or 504. It is never sent again on its own; the error says where
-	// to look (the runs, the builds, the tokens) before sending it again.
+	// reply was lost, or was a gateway's 502 or 504. It is never sent again
+	// on its own; the error says where to look (the runs, the builds, the
+	// tokens) before sending it again.
 	ErrOutcomeUnknown = deploy.ErrOutcomeUnknown
 	// ErrRunFailed matches every [*RunError]: a deployment run ended with a
 	// status other than success.

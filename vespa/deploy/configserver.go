@@ -208,7 +208,7 @@ func (c *ConfigServer) Deploy(ctx context.Context, pkg *Package, params Params) 
 	if d, ok := ctx.Deadline(); ok && timeout == 0 {
 		timeout = time.Until(d)
 		if timeout <= 0 {
-			return nil, fmt.Errorf("deploy: %w", context.DeadlineExceeded)
+			return nil, fmt.Errorf("deploy: deploy application %q: no time left on ctx for the config server's timeout: %w", app, context.DeadlineExceeded)
 		}
 	}
 	if timeout > 0 {

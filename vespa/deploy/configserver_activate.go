@@ -28,7 +28,7 @@ func (c *ConfigServer) Activate(ctx context.Context, s *Session) error {
 	if d, ok := ctx.Deadline(); ok {
 		left := time.Until(d)
 		if left <= 0 {
-			return fmt.Errorf("deploy: activate: %w", context.DeadlineExceeded)
+			return fmt.Errorf("deploy: activate session %d: no time left on ctx for the config server's timeout: %w", s.ID, context.DeadlineExceeded)
 		}
 		u.RawQuery = url.Values{"timeout": {TimeoutParam(left)}}.Encode()
 	}

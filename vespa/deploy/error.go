@@ -42,8 +42,9 @@ var (
 	// ErrOutcomeUnknown matches the error of an upload (a deployment, a
 	// submission, a token's creation) whose request went out but whose reply
 	// was lost: the connection dropped, or ctx ended, after the server may
-	// have acted, or a gateway in front of it answered 502 or 504. The upload is never sent again on its own (see
-	// retries.Upload); the error says how to learn what happened.
+	// have acted, or a gateway in front of it answered 502 or 504. The
+	// upload is never sent again on its own (see retries.Upload); the error
+	// says how to learn what happened.
 	ErrOutcomeUnknown = ctlplane.ErrOutcomeUnknown
 	// ErrUnauthorized matches an [*Error] with status 401 or 403. It is never
 	// retried.

@@ -120,74 +120,60 @@ func flatten(out map[string]any, name string, v any) error {
 		if raw, ok := v.(json.RawMessage); ok {
 			// A raw scalar or array: decode it, so that a JSON string is
 			// sent as its text, not with its quotes.
-			x, err := decodeJSON(raw)
-			if err != nil {
+			if v, err = decodeJSON(raw); err != nil {
 				return fmt.Errorf("query: parameter %q: %w", name, err)
 			}
-			v = x
 		}
-		if _, dup := out[name]; dup {
-			return fmt.Errorf("query: parameter %q is given twice", name)
-		}
-		out[name] = v
-		return nil
 	case name != "" && keepsObjects(name):
-		if _, dup := out[name]; dup {
-			return fmt.Errorf("query: parameter %q is given twice", name)
-		}
-		out[name] = m
-		return nil
+		v = m
 	case isFeatureValue(name):
 		b, err := json.Marshal(m)
 		if err != nil {
 			return fmt.Errorf("query: parameter %q: %w", name, err)
 		}
-		if _, dup := out[name]; dup {
-			return fmt.Errorf("query: parameter %q is given twice", name)
+		v = string(b)
+	default:
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if k == "" {
+				return fmt.Errorf("query: parameter %q has an empty key", name)
+			}
+			key := k
+			if name != "" {
+				key = name + "." + k
+			}
+			if err := flatten(out, key, m[k]); err != nil {
+				return err
+			}
 		}
-		out[name] = string(b)
 		return nil
 	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if k == "" {
-			return fmt.Errorf("query: parameter %q has an empty key", name)
-		}
-		key := k
-		if name != "" {
-			key = name + "." + k
-		}
-		if err := flatten(out, key, m[k]); err != nil {
-			return err
-		}
+	if _, dup := out[name]; dup {
+		return fmt.Errorf("query: parameter %q is given twice", name)
 	}
+	out[name] = v
 	return nil
 }
 
 // asObject returns v as a map when its JSON encoding is an object.
 func asObject(v any) (map[string]any, bool, error) {
+	var b []byte
 	switch x := v.(type) {
 	case map[string]any:
 		return x, true, nil
 	case string, bool, int, int64, float64, json.Number:
 		return nil, false, nil
 	case json.RawMessage:
-		if t := bytes.TrimSpace(x); len(t) == 0 || t[0] != '{' {
+		b = bytes.TrimSpace(x)
+	default:
+		switch reflect.Indirect(reflect.ValueOf(v)).Kind() {
+		case reflect.Map, reflect.Struct:
+		default:
 			return nil, false, nil
 		}
-		m, err := decodeJSON(x)
-		if err != nil {
+		var err error
+		if b, err = json.Marshal(v); err != nil {
 			return nil, false, err
 		}
-		return m.(map[string]any), true, nil
-	}
-	switch reflect.Indirect(reflect.ValueOf(v)).Kind() {
-	case reflect.Map, reflect.Struct:
-	default:
-		return nil, false, nil
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, false, err
 	}
 	if len(b) == 0 || b[0] != '{' {
 		return nil, false, nil

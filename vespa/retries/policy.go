@@ -250,6 +250,25 @@ func Run[T any](ctx context.Context, p Policy, op func(context.Context) (T, erro
 	return runRetrying(ctx, p, op, v, last)
 }
 
+// retryWait returns the wait after attempt, whose outcome last is to be
+// retried, and reports it to the observer: the policy's delay, or a longer
+// Retry-After within the policy's cap and never above MaxRetryAfter.
+func (p *Policy) retryWait(attempt int, last Outcome) time.Duration {
+	d := p.wait.Delay(attempt)
+	if ra, ok := last.retryAfter(); ok && ra > d {
+		// The server asked for a longer pause: honour it, within the
+		// policy's cap and never above MaxRetryAfter.
+		d = min(ra, MaxRetryAfter)
+		if m := p.wait.Max(); m > 0 && d > m {
+			d = m
+		}
+	}
+	if p.onRetry != nil {
+		p.onRetry(last, d)
+	}
+	return d
+}
+
 // runRetrying goes on with a call whose first attempt (lastVal, last) is to
 // be retried, under a go-retry Backoff of its own.
 func runRetrying[T any](ctx context.Context, p Policy, op func(context.Context) (T, error), lastVal T, last Outcome) (T, error) {
@@ -271,19 +290,7 @@ func runRetrying[T any](ctx context.Context, p Policy, op func(context.Context) 
 			// go-retry returns the context's cause at once; no wait, no observer.
 			return 0, false
 		}
-		d := p.wait.Delay(attempt)
-		if ra, ok := last.retryAfter(); ok && ra > d {
-			// The server asked for a longer pause: honour it, within the
-			// policy's cap and never above MaxRetryAfter.
-			d = min(ra, MaxRetryAfter)
-			if m := p.wait.Max(); m > 0 && d > m {
-				d = m
-			}
-		}
-		if p.onRetry != nil {
-			p.onRetry(last, d)
-		}
-		return d, false
+		return p.retryWait(attempt, last), false
 	})
 	_, err := retry.DoValue(ctx, b, func(ctx context.Context) (struct{}, error) {
 		if replay {

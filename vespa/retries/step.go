@@ -127,17 +127,7 @@ func (s *Stepper) Next(ctx context.Context, o Outcome) (time.Duration, bool) {
 func (s *Stepper) newBackoff(i int) retry.Backoff {
 	p, l := &s.policies[i], &s.levels[i]
 	var b retry.Backoff = retry.BackoffFunc(func() (time.Duration, bool) {
-		d := p.wait.Delay(l.attempt)
-		if ra, ok := l.last.retryAfter(); ok && ra > d {
-			d = min(ra, MaxRetryAfter) // as Run: within the cap, never above MaxRetryAfter
-			if m := p.wait.Max(); m > 0 && d > m {
-				d = m
-			}
-		}
-		if p.onRetry != nil {
-			p.onRetry(l.last, d)
-		}
-		return d, false
+		return p.retryWait(l.attempt, l.last), false
 	})
 	if p.maxAttempts > 0 {
 		b = retry.WithMaxRetries(uint64(p.maxAttempts-1), b) //nolint:gosec // maxAttempts ≥ 1 here

@@ -1,6 +1,8 @@
 package vespatest
 
 import (
+	"errors"
+
 	"github.com/govespa/govespa/vespa/vespatest/internal/configserver"
 	"github.com/govespa/govespa/vespa/vespatest/internal/fault"
 	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
@@ -8,7 +10,8 @@ import (
 
 // ConfigServerURL returns the base URL of the config-server API, starting it
 // on a free loopback port the first time unless [WithConfigServerAddr] did.
-// It returns "" if the listener cannot be opened.
+// It returns "" if the listener cannot be opened, or when the config server
+// was not started before [Server.Close].
 func (s *Server) ConfigServerURL() string {
 	cs, err := s.startConfigServer("127.0.0.1:0")
 	if err != nil {
@@ -23,6 +26,9 @@ func (s *Server) startConfigServer(addr string) (*configserver.Server, error) {
 	defer s.cfgMu.Unlock()
 	if s.cfgServer != nil {
 		return s.cfgServer, nil
+	}
+	if s.cfgClosed {
+		return nil, errors.New("vespatest: config server: the emulator is closed")
 	}
 	cs, err := configserver.Start(configContainer{s}, addr, s.srv.ErrorLog, s.cfg.logger)
 	if err != nil {

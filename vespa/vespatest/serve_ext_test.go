@@ -57,6 +57,7 @@ func TestServeFlag(t *testing.T) {
 	}
 	defer func() {
 		_ = cmd.Process.Kill() // ends the blocked helper; an error means it is already gone
+		_ = cmd.Wait()         // reaps it on a failure path; after the test's own Wait, a no-op
 	}()
 
 	// Read stderr up to the banner, which is written once the listener is up.

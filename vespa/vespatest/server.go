@@ -47,8 +47,10 @@ type Server struct {
 
 	cfgMu     sync.Mutex
 	cfgServer *configserver.Server
+	cfgClosed bool // Close has run: no config server starts after it
 
 	closeOnce sync.Once
+	served    chan struct{} // closed when the Serve goroutine returns
 }
 
 // NewServer starts an emulator on a free loopback port and returns it. It
@@ -162,7 +164,9 @@ func Start(opts ...Option) (*Server, error) {
 		scheme = "https"
 	}
 	s.url = scheme + "://" + s.ln.Addr().String()
+	s.served = make(chan struct{})
 	go func() {
+		defer close(s.served)
 		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			cfg.logger.Error("vespatest: serve", "err", err)
 		}
@@ -236,7 +240,9 @@ func (s *Server) Close() {
 		if err := s.srv.Shutdown(ctx); err != nil {
 			_ = s.srv.Close() // shutting down anyway: a close error has no one to go to
 		}
+		<-s.served
 		s.cfgMu.Lock()
+		s.cfgClosed = true
 		if s.cfgServer != nil {
 			s.cfgServer.Close(ctx)
 		}

@@ -110,6 +110,9 @@ func TestVisit_everyDocumentExactlyOnceWhileFeeding(t *testing.T) {
 			_ = s.PutDocument(id, json.RawMessage(`{"n":2}`))
 		}
 	}()
+	// A t.Fatal while visiting still stops the churn and waits for it.
+	stopChurn := sync.OnceFunc(func() { close(stop); wg.Wait() })
+	defer stopChurn()
 	seen := map[string]int{}
 	for slice := range slices {
 		q := fmt.Sprintf("/document/v1/ns/music/docid?wantedDocumentCount=40&slices=%d&sliceId=%d", slices, slice)
@@ -117,8 +120,7 @@ func TestVisit_everyDocumentExactlyOnceWhileFeeding(t *testing.T) {
 			seen[id]++
 		}
 	}
-	close(stop)
-	wg.Wait()
+	stopChurn()
 	for i := range seeded {
 		if n := seen[fmt.Sprintf("id:ns:music::seed-%d", i)]; n != 1 {
 			t.Errorf("seed-%d seen %d times, want 1", i, n)

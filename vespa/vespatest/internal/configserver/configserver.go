@@ -54,6 +54,8 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[int64]*session
 	active   int64
+
+	served chan struct{} // closed when the Serve goroutine returns
 }
 
 type session struct {
@@ -72,7 +74,9 @@ func Start(c Container, addr string, errorLog *log.Logger, logger *slog.Logger) 
 	}
 	cs := &Server{c: c, ln: ln, URL: "http://" + ln.Addr().String(), sessions: map[int64]*session{}}
 	cs.srv = &http.Server{Handler: http.HandlerFunc(cs.serve), ReadHeaderTimeout: 30 * time.Second, ErrorLog: errorLog}
+	cs.served = make(chan struct{})
 	go func() {
+		defer close(cs.served)
 		if err := cs.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			logger.Error("vespatest: config server", "err", err)
 		}
@@ -85,6 +89,7 @@ func (cs *Server) Close(ctx context.Context) {
 	if err := cs.srv.Shutdown(ctx); err != nil {
 		_ = cs.srv.Close() // shutting down anyway: a close error has no one to go to
 	}
+	<-cs.served
 }
 
 func writeConfigJSON(w http.ResponseWriter, status int, body jsonx.Object) {

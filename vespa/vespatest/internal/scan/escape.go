@@ -1,7 +1,7 @@
 package scan
 
 // ControlEscape returns the control character that a backslash escape
-// \e stands for in both the YQL and the document selection grammar: \n,
+// \e stands for in the YQL, grouping and document selection grammars: \n,
 // \t, \r and \f. ok is false for any other e.
 func ControlEscape(e byte) (c byte, ok bool) {
 	switch e {

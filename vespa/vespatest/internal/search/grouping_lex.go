@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/scan"
 )
 
 // This file is the lexer of the grouping language, as GroupingParser.jj's tokens: identifiers
@@ -72,16 +74,10 @@ func gString(s string) (string, int, error) {
 			return string(utf16.Decode(b)), i + 1, nil
 		case c == '\\' && i+1 < len(s):
 			i++
-			switch s[i] {
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
+			switch ctl, isCtl := scan.ControlEscape(s[i]); {
+			case isCtl:
+				b = append(b, uint16(ctl))
+			case s[i] == 'u':
 				if i+5 > len(s) {
 					return "", 0, errors.New("invalid \\u escape")
 				}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/httpx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/vtime"
 )
 
@@ -44,7 +45,7 @@ type handler struct {
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	res := h.serve(r)
 	body := res.render()
-	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.Header().Set("Content-Type", httpx.JSONContentType)
 	w.WriteHeader(httpStatus(res.errors, len(res.hits) > 0))
 	_, _ = w.Write(body)
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // renderHit builds the rendered hit: documentid as id, the document type as source, and the
@@ -16,8 +18,8 @@ func renderHit(m match, selected []string, schemas schemaSet) hit {
 	h := hit{id: d.ID, relevance: m.score, source: d.docType()}
 	if selected == nil {
 		h.fields = append(h.fields,
-			field{Key: "sddocname", Val: jsonString(d.docType())},
-			field{Key: "documentid", Val: jsonString(d.ID)})
+			field{Key: "sddocname", Val: jsonx.String(d.docType())},
+			field{Key: "documentid", Val: jsonx.String(d.ID)})
 	}
 	want := map[string]bool{}
 	for _, s := range selected {
@@ -84,7 +86,7 @@ func renderTensor(typ string, raw json.RawMessage) json.RawMessage {
 	}
 	var b strings.Builder
 	b.WriteString(`{"type":`)
-	b.Write(jsonString(strings.ReplaceAll(typ, " ", "")))
+	b.Write(jsonx.String(strings.ReplaceAll(typ, " ", "")))
 	b.WriteString(`,"values":[`)
 	for i, f := range vec {
 		if i > 0 {

@@ -48,7 +48,7 @@ func (r *result) render() []byte {
 				b.WriteByte(',')
 			}
 			b.WriteString(`{"message":`)
-			writeString(&b, m)
+			jsonx.WriteString(&b, m)
 			b.WriteByte('}')
 		}
 		b.WriteString(`]},`)
@@ -79,14 +79,14 @@ func (r *result) render() []byte {
 			b.WriteString(`{"code":`)
 			b.WriteString(strconv.Itoa(e.code))
 			b.WriteString(`,"summary":`)
-			writeString(&b, e.summary)
+			jsonx.WriteString(&b, e.summary)
 			if e.source != "" {
 				b.WriteString(`,"source":`)
-				writeString(&b, e.source)
+				jsonx.WriteString(&b, e.source)
 			}
 			if e.message != "" {
 				b.WriteString(`,"message":`)
-				writeString(&b, e.message)
+				jsonx.WriteString(&b, e.message)
 			}
 			b.WriteByte('}')
 		}
@@ -115,12 +115,12 @@ func (r *result) render() []byte {
 // writeHit writes one document hit.
 func writeHit(b *bytes.Buffer, h hit) {
 	b.WriteString(`{"id":`)
-	writeString(b, h.id)
+	jsonx.WriteString(b, h.id)
 	b.WriteString(`,"relevance":`)
 	writeRelevance(b, h.relevance)
 	if h.source != "" {
 		b.WriteString(`,"source":`)
-		writeString(b, h.source)
+		jsonx.WriteString(b, h.source)
 	}
 	writeFields(b, h.fields)
 	b.WriteByte('}')
@@ -138,23 +138,23 @@ func writeFields(b *bytes.Buffer, fs []field) {
 // relevance, value or limits, label, continuation, fields, children.
 func writeGroupNode(b *bytes.Buffer, g gNode) {
 	b.WriteString(`{"id":`)
-	writeString(b, g.id)
+	jsonx.WriteString(b, g.id)
 	b.WriteString(`,"relevance":`)
 	writeRelevance(b, g.relevance)
 	if g.value != nil {
 		b.WriteString(`,"value":`)
-		writeString(b, *g.value)
+		jsonx.WriteString(b, *g.value)
 	}
 	if g.limits != nil {
 		b.WriteString(`,"limits":{"from":`)
-		writeString(b, g.limits[0])
+		jsonx.WriteString(b, g.limits[0])
 		b.WriteString(`,"to":`)
-		writeString(b, g.limits[1])
+		jsonx.WriteString(b, g.limits[1])
 		b.WriteByte('}')
 	}
 	if g.list {
 		b.WriteString(`,"label":`)
-		writeString(b, g.label)
+		jsonx.WriteString(b, g.label)
 	}
 	if g.continuation {
 		b.WriteString(`,"continuation":{"this":""}`)
@@ -225,8 +225,3 @@ func javaDouble(v float64) string {
 	}
 	return mant + "E" + exp
 }
-
-// writeString writes s as a JSON string without HTML escaping, as Jackson does.
-func writeString(b *bytes.Buffer, s string) { jsonx.WriteString(b, s) }
-
-func jsonString(s string) []byte { return jsonx.String(s) }
