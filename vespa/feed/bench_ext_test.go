@@ -15,12 +15,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/feedgen"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/feed"
 	"github.com/govespa/govespa/vespa/vespatest"
@@ -37,16 +37,7 @@ func benchFields(vector bool) []byte {
 	if !vector {
 		return []byte(`{"title":"A Head Full of Dreams","artist":"Coldplay","year":2015,"album":"A Head Full of Dreams (Deluxe)","tags":["pop","rock"]}`)
 	}
-	var b strings.Builder
-	b.WriteString(`{"title":"A Head Full of Dreams","embedding":{"values":[`)
-	for i := range 384 {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, "%.6f", float64(i%97)/97-0.5)
-	}
-	b.WriteString(`]}}`)
-	return []byte(b.String())
+	return feedgen.VectorFields()
 }
 
 // newSink starts a trivial /document/v1 server (HTTP/1.1 and h2c) that

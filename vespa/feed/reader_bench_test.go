@@ -6,32 +6,9 @@ import (
 	"io"
 	"strconv"
 	"testing"
-)
 
-// benchFeedFile returns n JSONL puts shaped as internal/cmd/feedcmp writes
-// them: about 150 bytes each, or about 4 KB with a 384-float embedding.
-func benchFeedFile(n int, large bool) []byte {
-	fields := []byte(`{"title":"A Head Full of Dreams","artist":"Coldplay","year":2015,"album":"A Head Full of Dreams (Deluxe)"}`)
-	if large {
-		fields = []byte(`{"title":"A Head Full of Dreams","embedding":{"values":[`)
-		for i := range 384 {
-			if i > 0 {
-				fields = append(fields, ',')
-			}
-			fields = strconv.AppendFloat(fields, float64(i%97)/97-0.5, 'f', 6, 64)
-		}
-		fields = append(fields, "]}}"...)
-	}
-	var b []byte
-	for i := range n {
-		b = append(b, `{"put":"id:ns:music::d`...)
-		b = strconv.AppendInt(b, int64(i), 10)
-		b = append(b, `","fields":`...)
-		b = append(b, fields...)
-		b = append(b, "}\n"...)
-	}
-	return b
-}
+	"github.com/govespa/govespa/internal/feedgen"
+)
 
 // cycleReader returns its data again and again, in reads of at most chunk
 // bytes, as a file read through the reader's buffer would arrive.
@@ -63,7 +40,7 @@ func BenchmarkReader(b *testing.B) {
 		name  string
 		large bool
 	}{{"150B", false}, {"4KB", true}} {
-		data := benchFeedFile(1000, size.large)
+		data := feedgen.JSONL(1000, size.large)
 		for _, mode := range []struct {
 			name   string
 			framed bool
@@ -91,7 +68,7 @@ func BenchmarkOnePassScan(b *testing.B) {
 		name  string
 		large bool
 	}{{"150B", false}, {"4KB", true}} {
-		obj := bytes.TrimSpace(benchFeedFile(1, size.large))
+		obj := bytes.TrimSpace(feedgen.JSONL(1, size.large))
 		b.Run(size.name, func(b *testing.B) {
 			var s opScanner
 			b.SetBytes(int64(len(obj)))
@@ -109,7 +86,7 @@ func BenchmarkOnePassScan(b *testing.B) {
 // operation of it is read, and none fails.
 func TestBenchFeedFile_IsReadWhole(t *testing.T) {
 	for _, large := range []bool{false, true} {
-		data := benchFeedFile(50, large)
+		data := feedgen.JSONL(50, large)
 		rd := NewReader(bytes.NewReader(data), ReaderConfig{})
 		n := 0
 		for {

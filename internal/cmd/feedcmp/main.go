@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/internal/cli"
+	"github.com/govespa/govespa/internal/feedgen"
 )
 
 func main() {
@@ -172,24 +173,10 @@ func writeFeed(path string, n int, large bool) error {
 		return err
 	}
 	w := bufio.NewWriterSize(fh, 1<<20)
-	fields := []byte(`{"title":"A Head Full of Dreams","artist":"Coldplay","year":2015,"album":"A Head Full of Dreams (Deluxe)"}`)
-	if large {
-		fields = []byte(`{"title":"A Head Full of Dreams","embedding":{"values":[`)
-		for i := range 384 {
-			if i > 0 {
-				fields = append(fields, ',')
-			}
-			fields = strconv.AppendFloat(fields, float64(i%97)/97-0.5, 'f', 6, 64)
-		}
-		fields = append(fields, "]}}"...)
-	}
+	fields := feedgen.Fields(large)
 	var line []byte
 	for i := range n {
-		line = append(line[:0], `{"put":"id:ns:music::d`...)
-		line = strconv.AppendInt(line, int64(i), 10)
-		line = append(line, `","fields":`...)
-		line = append(line, fields...)
-		line = append(line, "}\n"...)
+		line = feedgen.AppendPut(line[:0], i, fields)
 		if _, err := w.Write(line); err != nil {
 			return errors.Join(err, fh.Close())
 		}

@@ -15,11 +15,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/govespa/govespa/internal/feedgen"
 	"github.com/govespa/govespa/vespa/internal/h2"
 )
 
@@ -40,16 +40,8 @@ func benchBody(size string) []byte {
 	if size == "150B" {
 		return []byte(`{"fields":{"title":"A Head Full of Dreams","artist":"Coldplay","year":2015,"album":"A Head Full of Dreams (Deluxe)","tags":["pop","rock"]}}`)
 	}
-	var sb strings.Builder
-	sb.WriteString(`{"fields":{"title":"A Head Full of Dreams","embedding":{"values":[`)
-	for i := range 384 {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		fmt.Fprintf(&sb, "%.6f", float64(i%97)/97-0.5)
-	}
-	sb.WriteString(`]}}}`)
-	return []byte(sb.String())
+	body := append([]byte(`{"fields":`), feedgen.VectorFields()...)
+	return append(body, '}')
 }
 
 // postAll posts n bodies with 64 goroutines over the round trippers.
