@@ -15,7 +15,7 @@ func ShortAnswerServer(tb testing.TB, claimed int, body string) string {
 	tb.Helper()
 	head := "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(claimed) + "\r\n\r\n"
 	return RawServer(tb, func(conn net.Conn) {
-		defer conn.Close()
+		defer func() { _ = conn.Close() }()
 		if _, err := ReadRequest(conn); err != nil {
 			return
 		}

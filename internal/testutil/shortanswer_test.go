@@ -19,7 +19,7 @@ func TestShortAnswerServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != 200 || resp.ContentLength != 1<<30 || resp.Header.Get("Content-Type") != "application/json" {
+	if resp.StatusCode != http.StatusOK || resp.ContentLength != 1<<30 || resp.Header.Get("Content-Type") != "application/json" {
 		t.Errorf("answer %d, Content-Length %d, Content-Type %q", resp.StatusCode, resp.ContentLength, resp.Header.Get("Content-Type"))
 	}
 	b, err := io.ReadAll(resp.Body)
