@@ -15,7 +15,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -47,36 +46,30 @@ func benchBody(size string) []byte {
 // postAll posts n bodies with 64 goroutines over the round trippers.
 func postAll(b *testing.B, rts []http.RoundTripper, base string, n int, body []byte) {
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	for g := range 64 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rt := rts[g%len(rts)]
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(n) {
-					return
-				}
-				url := base + "/document/v1/ns/music/docid/d" + fmt.Sprint(i)
-				req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, bytes.NewReader(body))
-				req.Header["Content-Type"] = []string{"application/json; charset=UTF-8"}
-				req.Header["User-Agent"] = []string{"govespa/bench"}
-				res, err := rt.RoundTrip(req)
-				if err != nil {
-					b.Error(err)
-					return
-				}
-				_, _ = io.Copy(io.Discard, res.Body)
-				res.Body.Close()
-				if res.StatusCode != http.StatusOK {
-					b.Errorf("status %d", res.StatusCode)
-					return
-				}
+	parallel(64, func(g int) {
+		rt := rts[g%len(rts)]
+		for {
+			i := next.Add(1) - 1
+			if i >= int64(n) {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			url := base + "/document/v1/ns/music/docid/d" + fmt.Sprint(i)
+			req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, bytes.NewReader(body))
+			req.Header["Content-Type"] = []string{"application/json; charset=UTF-8"}
+			req.Header["User-Agent"] = []string{"govespa/bench"}
+			res, err := rt.RoundTrip(req)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK {
+				b.Errorf("status %d", res.StatusCode)
+				return
+			}
+		}
+	})
 }
 
 func BenchmarkTransport(b *testing.B) {

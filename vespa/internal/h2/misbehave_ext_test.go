@@ -78,19 +78,13 @@ func TestRaw_TinyWindowsOneStream(t *testing.T) {
 		}
 	})
 	tr := newTransport(t, nil)
-	var wg sync.WaitGroup
-	for i := range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			body := []byte(fmt.Sprintf("%08d", i) + string(bytes.Repeat([]byte("b"), 1000)))
-			res, data := post(t, tr, srv.url+"/p", body)
-			if res.StatusCode != http.StatusOK || string(data) != fmt.Sprintf("1008 %08d", i) {
-				t.Errorf("request %d: %d %q", i, res.StatusCode, data)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(20, func(i int) {
+		body := []byte(fmt.Sprintf("%08d", i) + string(bytes.Repeat([]byte("b"), 1000)))
+		res, data := post(t, tr, srv.url+"/p", body)
+		if res.StatusCode != http.StatusOK || string(data) != fmt.Sprintf("1008 %08d", i) {
+			t.Errorf("request %d: %d %q", i, res.StatusCode, data)
+		}
+	})
 }
 
 // TestRaw_GoAwayMidFeed: the first connection takes six requests, sends
@@ -130,19 +124,13 @@ func TestRaw_GoAwayMidFeed(t *testing.T) {
 		}
 	})
 	tr := newTransport(t, nil)
-	var wg sync.WaitGroup
-	for i := range 12 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			path := "/doc/" + strconv.Itoa(i)
-			code, data, err := get(tr, context.Background(), srv.url+path)
-			if err != nil || code != 200 || data != path {
-				t.Errorf("%s: %d %q %v", path, code, data, err)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(12, func(i int) {
+		path := "/doc/" + strconv.Itoa(i)
+		code, data, err := get(tr, context.Background(), srv.url+path)
+		if err != nil || code != 200 || data != path {
+			t.Errorf("%s: %d %q %v", path, code, data, err)
+		}
+	})
 	if len(answered) != 12 {
 		t.Errorf("%d paths answered, want 12", len(answered))
 	}
@@ -220,22 +208,16 @@ func TestRaw_ConnectionLost(t *testing.T) {
 		}
 	})
 	tr := newTransport(t, nil)
-	var wg sync.WaitGroup
-	for range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, _, err := get(tr, context.Background(), srv.url+"/x")
-			var ce *h2.ConnError
-			if !errors.As(err, &ce) || !errors.Is(err, io.ErrUnexpectedEOF) || !retries.IsConnectionError(err) {
-				t.Errorf("err = %v, want a *ConnError that is a connection error", err)
-			}
-			if errors.Is(err, h2.ErrNotProcessed) {
-				t.Errorf("err = %v: a request the server received is not 'not processed'", err)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(3, func(_ int) {
+		_, _, err := get(tr, context.Background(), srv.url+"/x")
+		var ce *h2.ConnError
+		if !errors.As(err, &ce) || !errors.Is(err, io.ErrUnexpectedEOF) || !retries.IsConnectionError(err) {
+			t.Errorf("err = %v, want a *ConnError that is a connection error", err)
+		}
+		if errors.Is(err, h2.ErrNotProcessed) {
+			t.Errorf("err = %v: a request the server received is not 'not processed'", err)
+		}
+	})
 	if n := headers.Load(); n != 3 {
 		t.Errorf("the server saw %d requests, want 3 (none sent again)", n)
 	}

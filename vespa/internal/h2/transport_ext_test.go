@@ -119,39 +119,43 @@ func checkEcho(t *testing.T, res answer, body []byte) {
 	}
 }
 
+// parallel runs f(0) to f(n-1), each on a goroutine of its own, and
+// returns when all have returned.
+func parallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { f(i) })
+	}
+	wg.Wait()
+}
+
 func TestTransport_H2CConcurrent(t *testing.T) {
 	srv := h2cServer(t, echo, nil)
 	tr := newTransport(t, nil)
-	var wg sync.WaitGroup
 	errs := make(chan error, 400)
-	for g := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 50 {
-				body := []byte(fmt.Sprintf(`{"fields":{"g":%d,"i":%d}}`, g, i))
-				url := fmt.Sprintf("%s/document/v1/ns/music/docid/d%d-%d?timeout=1s", srv.URL, g, i)
-				req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, bytes.NewReader(body))
-				req.Header.Set("User-Agent", "h2-test")
-				res, err := tr.RoundTrip(req)
-				if err != nil {
-					errs <- err
-					return
-				}
-				_, _ = io.Copy(io.Discard, res.Body)
-				res.Body.Close()
-				sum := sha256.Sum256(body)
-				if res.Header.Get("X-Sum") != hex.EncodeToString(sum[:]) ||
-					res.Header.Get("X-Path") != fmt.Sprintf("/document/v1/ns/music/docid/d%d-%d?timeout=1s", g, i) ||
-					res.Header.Get("X-Agent") != "h2-test" ||
-					res.Header.Get("X-Content-Length") != strconv.Itoa(len(body)) {
-					errs <- fmt.Errorf("request %d/%d: the server saw %v", g, i, res.Header)
-					return
-				}
+	parallel(8, func(g int) {
+		for i := range 50 {
+			body := []byte(fmt.Sprintf(`{"fields":{"g":%d,"i":%d}}`, g, i))
+			url := fmt.Sprintf("%s/document/v1/ns/music/docid/d%d-%d?timeout=1s", srv.URL, g, i)
+			req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, bytes.NewReader(body))
+			req.Header.Set("User-Agent", "h2-test")
+			res, err := tr.RoundTrip(req)
+			if err != nil {
+				errs <- err
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			sum := sha256.Sum256(body)
+			if res.Header.Get("X-Sum") != hex.EncodeToString(sum[:]) ||
+				res.Header.Get("X-Path") != fmt.Sprintf("/document/v1/ns/music/docid/d%d-%d?timeout=1s", g, i) ||
+				res.Header.Get("X-Agent") != "h2-test" ||
+				res.Header.Get("X-Content-Length") != strconv.Itoa(len(body)) {
+				errs <- fmt.Errorf("request %d/%d: the server saw %v", g, i, res.Header)
+				return
+			}
+		}
+	})
 	close(errs)
 	for err := range errs {
 		t.Error(err)
@@ -165,19 +169,13 @@ func TestTransport_BodiesLargerThanWindows(t *testing.T) {
 	srv := h2cServer(t, echo, &http.HTTP2Config{MaxReceiveBufferPerStream: 1024, MaxReceiveBufferPerConnection: 64 << 10})
 	tr := newTransport(t, nil)
 	body := bytes.Repeat([]byte("0123456789"), 30_000)
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res, data := post(t, tr, srv.URL+"/big?n=5000000", body)
-			checkEcho(t, res, body)
-			if len(data) != 5_000_000 {
-				t.Errorf("read %d bytes, want 5000000", len(data))
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(4, func(_ int) {
+		res, data := post(t, tr, srv.URL+"/big?n=5000000", body)
+		checkEcho(t, res, body)
+		if len(data) != 5_000_000 {
+			t.Errorf("read %d bytes, want 5000000", len(data))
+		}
+	})
 }
 
 func TestTransport_MaxConcurrentStreams1(t *testing.T) {
@@ -197,17 +195,11 @@ func TestTransport_MaxConcurrentStreams1(t *testing.T) {
 	tr := newTransport(t, nil)
 	// The first request learns the limit from the server's SETTINGS.
 	post(t, tr, srv.URL, []byte("first"))
-	var wg sync.WaitGroup
-	for i := range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			body := []byte(strconv.Itoa(i))
-			res, _ := post(t, tr, srv.URL, body)
-			checkEcho(t, res, body)
-		}()
-	}
-	wg.Wait()
+	parallel(20, func(i int) {
+		body := []byte(strconv.Itoa(i))
+		res, _ := post(t, tr, srv.URL, body)
+		checkEcho(t, res, body)
+	})
 	if peak != 1 {
 		t.Errorf("the server had %d requests at once, want 1", peak)
 	}
