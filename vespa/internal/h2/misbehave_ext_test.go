@@ -261,21 +261,11 @@ func TestRaw_PingAndCancel(t *testing.T) {
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
-	select {
-	case code := <-reset:
-		if code != http2.ErrCodeCancel {
-			t.Errorf("RST_STREAM %v, want CANCEL", code)
-		}
-	case <-time.After(5 * time.Second):
-		t.Error("no RST_STREAM after the cancel")
+	if code := within(t, reset, "no RST_STREAM after the cancel"); code != http2.ErrCodeCancel {
+		t.Errorf("RST_STREAM %v, want CANCEL", code)
 	}
-	select {
-	case d := <-pong:
-		if d != [8]byte{1, 2, 3, 4, 5, 6, 7, 8} {
-			t.Errorf("PING ACK %v", d)
-		}
-	case <-time.After(5 * time.Second):
-		t.Error("no PING ACK")
+	if d := within(t, pong, "no PING ACK"); d != [8]byte{1, 2, 3, 4, 5, 6, 7, 8} {
+		t.Errorf("PING ACK %v", d)
 	}
 }
 
@@ -303,11 +293,7 @@ func TestRaw_AnswerBeforeBody(t *testing.T) {
 	if res.StatusCode != http.StatusRequestEntityTooLarge || string(data) != "too large" {
 		t.Errorf("%d %q", res.StatusCode, data)
 	}
-	select {
-	case <-reset:
-	case <-time.After(5 * time.Second):
-		t.Error("no RST_STREAM for the unsent body")
-	}
+	within(t, reset, "no RST_STREAM for the unsent body")
 }
 
 // TestRaw_StopsReading: the server grants large windows and then stops
@@ -332,24 +318,12 @@ func TestRaw_StopsReading(t *testing.T) {
 		_ = tr.Close()
 	}()
 	ctx, cancel := context.WithCancel(context.Background())
-	errc := make(chan error, 1)
-	go func() {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.url+"/big", bytes.NewReader(make([]byte, 64<<20)))
-		res, err := tr.RoundTrip(req)
-		if err == nil {
-			res.Body.Close()
-		}
-		errc <- err
-	}()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.url+"/big", bytes.NewReader(make([]byte, 64<<20)))
+	errc := goRoundTrip(tr, req)
 	time.Sleep(200 * time.Millisecond) // the socket buffers fill
 	cancel()
-	select {
-	case err := <-errc:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("err = %v, want context.Canceled", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("RoundTrip did not return after the cancel")
+	if err := within(t, errc, "RoundTrip did not return after the cancel"); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
 	}
 }
 

@@ -119,6 +119,34 @@ func checkEcho(t *testing.T, res answer, body []byte) {
 	}
 }
 
+// goRoundTrip sends req on a goroutine of its own and delivers the error of
+// its RoundTrip, closing the body of an answer.
+func goRoundTrip(rt http.RoundTripper, req *http.Request) <-chan error {
+	errc := make(chan error, 1)
+	go func() {
+		res, err := rt.RoundTrip(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		errc <- err
+	}()
+	return errc
+}
+
+// within returns what ch delivers, or fails t with what when nothing comes
+// within 5 s.
+func within[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(5 * time.Second):
+		t.Fatal(what)
+	}
+	var zero T
+	return zero
+}
+
 // parallel runs f(0) to f(n-1), each on a goroutine of its own, and
 // returns when all have returned.
 func parallel(n int, f func(i int)) {
@@ -338,24 +366,12 @@ func TestTransport_CloseDuringDial(t *testing.T) {
 		<-ctx.Done() // a dial that never connects
 		return nil, ctx.Err()
 	}}
-	errc := make(chan error, 1)
-	go func() {
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://192.0.2.1/", nil)
-		res, err := tr.RoundTrip(req)
-		if err == nil {
-			res.Body.Close()
-		}
-		errc <- err
-	}()
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://192.0.2.1/", nil)
+	errc := goRoundTrip(tr, req)
 	<-dialing
 	_ = tr.Close()
-	select {
-	case err := <-errc:
-		if !errors.Is(err, h2.ErrClosed) {
-			t.Fatalf("err = %v, want ErrClosed", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("RoundTrip still dialling 5 s after Close")
+	if err := within(t, errc, "RoundTrip still dialling 5 s after Close"); !errors.Is(err, h2.ErrClosed) {
+		t.Fatalf("err = %v, want ErrClosed", err)
 	}
 }
 
@@ -400,11 +416,7 @@ func TestTransport_IdleConnTimeout(t *testing.T) {
 	t.Cleanup(s.Close)
 	tr := newTransport(t, &h2.Transport{IdleConnTimeout: 50 * time.Millisecond})
 	post(t, tr, s.URL, []byte("x"))
-	select {
-	case <-closed:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the idle connection was not closed")
-	}
+	within(t, closed, "the idle connection was not closed")
 	res, _ := post(t, tr, s.URL, []byte("again")) // a new connection
 	checkEcho(t, res, []byte("again"))
 }
