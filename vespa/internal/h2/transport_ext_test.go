@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/internal/h2"
 	"github.com/govespa/govespa/vespa/retries"
 	"github.com/govespa/govespa/vespa/vespatest"
@@ -264,20 +265,12 @@ func TestTransport_TLS(t *testing.T) {
 func TestTransport_MutualTLSEmulator(t *testing.T) {
 	srv := vespatest.NewServer(vespatest.WithClientCertificates())
 	t.Cleanup(srv.Close)
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(srv.CACertificatePEM())
 	certPEM, keyPEM := srv.ClientCertificatePEM()
-	cert, err := tls.X509KeyPair(certPEM, keyPEM)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := newTransport(t, &h2.Transport{TLSClientConfig: &tls.Config{
-		RootCAs: pool, Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12,
-	}})
+	tr := newTransport(t, &h2.Transport{TLSClientConfig: testutil.ClientTLSConfig(t, srv.CACertificatePEM(), certPEM, keyPEM)})
 	putGet(t, tr, srv.URL())
 
 	t.Run("without a client certificate", func(t *testing.T) {
-		tr := newTransport(t, &h2.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}})
+		tr := newTransport(t, &h2.Transport{TLSClientConfig: testutil.ClientTLSConfig(t, srv.CACertificatePEM(), nil, nil)})
 		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.URL()+"/state/v1/health", nil)
 		res, err := tr.RoundTrip(req)
 		if err == nil {
