@@ -1,6 +1,7 @@
-// Package feedgen writes the synthetic feed that the feed benchmarks and
-// internal/cmd/feedcmp measure with: puts of one music document, small or
-// with a 384-float embedding, whose ids count up from id:ns:music::d0.
+// Package feedgen holds what the feed benchmarks and internal/cmd/feedcmp
+// measure with: the synthetic feed, puts of one music document, small or
+// with a 384-float embedding, whose ids count up from id:ns:music::d0; and
+// the sink it is fed to, a /document/v1 that answers every put at once.
 package feedgen
 
 import "strconv"

@@ -5,6 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/govespa/govespa/internal/feedgen"
@@ -57,5 +60,21 @@ func TestVectorFields(t *testing.T) {
 	}
 	if !bytes.Equal(feedgen.Fields(true), b) || !bytes.Equal(feedgen.Fields(false), feedgen.SmallFields()) {
 		t.Error("Fields(large) is not VectorFields / SmallFields")
+	}
+}
+
+func TestSinkHandler(t *testing.T) {
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/document/v1/ns/music/docid/d7", strings.NewReader(`{"fields":{}}`))
+	feedgen.SinkHandler().ServeHTTP(rec, req)
+	var answer struct{ PathID, ID string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &answer); err != nil || rec.Code != http.StatusOK || answer.ID == "" || answer.PathID == "" {
+		t.Errorf("%d %s (%v), want 200 and a put answer", rec.Code, rec.Body, err)
+	}
+	if ct := rec.Header().Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	if n, _ := req.Body.Read(make([]byte, 1)); n != 0 {
+		t.Error("the request body was not read")
 	}
 }

@@ -223,13 +223,8 @@ func serveSink(ctx context.Context, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	answer := []byte(`{"pathId":"/document/v1/ns/music/docid/d0","id":"id:ns:music::d0"}`)
 	srv := &http.Server{
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			_, _ = io.Copy(io.Discard, r.Body)
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(answer)
-		}),
+		Handler:           feedgen.SinkHandler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		Protocols:         new(http.Protocols),
 	}

@@ -14,25 +14,18 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 
 	"github.com/govespa/govespa/internal/feedgen"
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/internal/h2"
 )
 
+// benchSink starts a /document/v1 server (HTTP/1.1 and h2c) that answers
+// every request with 200 at once.
 func benchSink(b *testing.B) string {
-	s := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"pathId":"/document/v1/ns/music/docid/x","id":"id:ns:music::x"}`)
-	}))
-	s.Config.Protocols = new(http.Protocols)
-	s.Config.Protocols.SetUnencryptedHTTP2(true)
-	s.Start()
-	b.Cleanup(s.Close)
-	return s.URL
+	return testutil.H2CServer(b, feedgen.SinkHandler()).URL
 }
 
 func benchBody(size string) []byte {
