@@ -112,7 +112,7 @@ func TestClient_HTTPClientNeverTakesCredentialsElsewhere(t *testing.T) {
 
 	t.Run("a same-origin redirect through a following client is refused too", func(t *testing.T) {
 		var gets atomic.Int64
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodGet {
 				gets.Add(1)
 				_, _ = io.WriteString(w, docAnswer)
@@ -120,8 +120,6 @@ func TestClient_HTTPClientNeverTakesCredentialsElsewhere(t *testing.T) {
 			}
 			http.Redirect(w, r, "/elsewhere", http.StatusMovedPermanently)
 		}))
-		defer srv.Close()
-		c := newTestClient(t, srv.URL)
 		hc := &http.Client{Transport: c.HTTPClient().Transport} // follows redirects: a POST becomes a GET
 		_, err := c.SendOnce(context.Background(), hc, vespa.OpPut, testID, []byte(`{"fields":{}}`), vespa.OperationOptions{})
 		if err == nil || gets.Load() != 0 {
@@ -166,11 +164,9 @@ func TestClient_TwoHundredThatIsNotVespa(t *testing.T) {
 	}
 	for name, body := range bodies {
 		t.Run(name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				_, _ = io.WriteString(w, body)
 			}))
-			defer srv.Close()
-			c := newTestClient(t, srv.URL)
 			_, err := c.Put(context.Background(), testID, map[string]any{"title": "x"}, vespa.OperationOptions{})
 			if !errors.Is(err, vespa.ErrMalformedResponse) {
 				t.Fatalf("got %v, want ErrMalformedResponse", err)
@@ -184,7 +180,7 @@ func TestClient_TwoHundredThatIsNotVespa(t *testing.T) {
 
 func TestClient_HugeAnswerIsNotAllocated(t *testing.T) {
 	const size = 1 << 30
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", fmt.Sprint(size))
 		chunk := []byte(`{"pathId":"/document/v1/ns/music/docid/a","fields":{"blob":"` + strings.Repeat("x", 1<<16))
 		for sent := 0; sent < size; sent += len(chunk) {
@@ -192,9 +188,7 @@ func TestClient_HugeAnswerIsNotAllocated(t *testing.T) {
 				return // the client hung up: good
 			}
 		}
-	}))
-	defer srv.Close()
-	c := newTestClient(t, srv.URL, vespa.WithDocumentLimit(8<<20))
+	}), vespa.WithDocumentLimit(8<<20))
 	var err error
 	got := testutil.AllocatedBy(func() { _, err = c.Get(context.Background(), testID, vespa.OperationOptions{}) })
 	if !errors.Is(err, vespa.ErrResponseTooLarge) {
@@ -348,12 +342,10 @@ func TestClient_DeadlineInRetryWaitKeepsTheCause(t *testing.T) {
 
 func TestClient_PerCallHeaders(t *testing.T) {
 	var got http.Header
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got = r.Header.Clone()
 		_, _ = io.WriteString(w, docAnswer)
-	}))
-	defer srv.Close()
-	c := newTestClient(t, srv.URL, vespa.WithToken("tok"))
+	}), vespa.WithToken("tok"))
 	_, err := c.Put(context.Background(), testID, map[string]any{"a": 1}, vespa.OperationOptions{
 		Header: http.Header{"X-Request-Id": {"r-1"}, "Authorization": {"Bearer other"}},
 	})
@@ -403,7 +395,7 @@ func TestHealth_HostileAnswers(t *testing.T) {
 		"an initializing up": {503, `{"status":{"code":"initializing"}}`, vespa.ErrNotReady},
 	} {
 		t.Run(name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if tc.status == 302 {
 					http.Redirect(w, r, "https://login.example/", tc.status)
 					return
@@ -411,8 +403,7 @@ func TestHealth_HostileAnswers(t *testing.T) {
 				w.WriteHeader(tc.status)
 				_, _ = io.WriteString(w, tc.body)
 			}))
-			defer srv.Close()
-			if err := newTestClient(t, srv.URL).Health(context.Background()); !errors.Is(err, tc.want) {
+			if err := c.Health(context.Background()); !errors.Is(err, tc.want) {
 				t.Errorf("got %v, want %v", err, tc.want)
 			}
 		})
