@@ -15,27 +15,9 @@ type orNode struct{ l, r selNode }
 type andNode struct{ l, r selNode }
 type notNode struct{ n selNode }
 
-func (n orNode) eval(d *selDoc) tri {
-	a, b := n.l.eval(d), n.r.eval(d)
-	switch {
-	case a == triTrue || b == triTrue:
-		return triTrue
-	case a == triInvalid || b == triInvalid:
-		return triInvalid
-	}
-	return triFalse
-}
+func (n orNode) eval(d *selDoc) tri { return max(n.l.eval(d), n.r.eval(d)) }
 
-func (n andNode) eval(d *selDoc) tri {
-	a, b := n.l.eval(d), n.r.eval(d)
-	switch {
-	case a == triFalse || b == triFalse:
-		return triFalse
-	case a == triInvalid || b == triInvalid:
-		return triInvalid
-	}
-	return triTrue
-}
+func (n andNode) eval(d *selDoc) tri { return min(n.l.eval(d), n.r.eval(d)) }
 
 func (n notNode) eval(d *selDoc) tri {
 	switch n.n.eval(d) {
@@ -306,13 +288,10 @@ func (n compareNode) eval(d *selDoc) tri {
 		return triInvalid
 	}
 	if list, isList := l.([]any); isList {
-		res := triFalse
+		res := triFalse // the or of the comparisons, ending at the first true
 		for _, e := range list {
-			switch n.compare(e, r) {
-			case triTrue:
-				return triTrue
-			case triInvalid:
-				res = triInvalid
+			if res = max(res, n.compare(e, r)); res == triTrue {
+				break
 			}
 		}
 		return res
