@@ -112,6 +112,8 @@ func TestParseYQL_Golden(t *testing.T) {
 			`fields=[] sources=[music] where=m:same(key:"k",value>3)`},
 		{`select * from music where range(year, 2000, Infinity) and range(p, -Infinity, -1.5)`,
 			`fields=[] sources=[music] where=AND(range(year,2000,+Inf,false,false),range(p,-Inf,-1.5,false,false))`},
+		{`select * from music where range(year, -INFINITY, infinity)`,
+			`fields=[] sources=[music] where=range(year,-Inf,+Inf,false,false)`},
 		{`select * from music where {bounds:"leftOpen"}range(year, 1, 2)`,
 			`fields=[] sources=[music] where=range(year,1,2,true,false)`},
 		{`select * from music where {targetHits: 10}nearestNeighbor(emb, q)`,
@@ -161,6 +163,9 @@ func TestParseYQL_SyntaxErrors(t *testing.T) {
 		{`select * from music where foo(1)`, "no viable alternative at input 'foo('"},
 		{`select * from music where true limit x`, "mismatched input 'x' expecting INTEGER"},
 		{"select * from music where\n  a >", "query:L2:5 mismatched input '<EOF>' expecting a number"},
+		{`select * from music where range(year, "1", 2)`, `mismatched input '"1"' expecting a number`},
+		{`select * from music where range(year, 1, infinite)`, "mismatched input 'infinite' expecting a number"},
+		{`select * from music where range(year, 1)`, "mismatched input ')' expecting ','"},
 		{`select * from music where ` + strings.Repeat("(", 500) + "true" + strings.Repeat(")", 500), "nested deeper"},
 	}
 	for _, c := range cases {
