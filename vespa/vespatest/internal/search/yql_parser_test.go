@@ -166,6 +166,14 @@ func TestParseYQL_SyntaxErrors(t *testing.T) {
 		{`select * from music where range(year, "1", 2)`, `mismatched input '"1"' expecting a number`},
 		{`select * from music where range(year, 1, infinite)`, "mismatched input 'infinite' expecting a number"},
 		{`select * from music where range(year, 1)`, "mismatched input ')' expecting ','"},
+		{`select title, 3 from music where true`, "query:L1:14 mismatched input '3' expecting {'*', IDENTIFIER}"},
+		{`select * from sources music, "b" where true`, `query:L1:29 mismatched input '"b"' expecting {'*', IDENTIFIER}`},
+		{`select * from music where true order by year, 3`, "query:L1:46 mismatched input '3' expecting IDENTIFIER"},
+		{`select * from music where year in (1, x)`, "query:L1:38 mismatched input 'x' expecting {STRING, INTEGER}"},
+		{`select * from music where year in (1, 2`, "mismatched input '<EOF>' expecting ')'"},
+		{`select * from music where a contains phrase("a", 1)`, "query:L1:49 mismatched input '1' expecting STRING"},
+		{`select * from music where m contains sameElement(key contains "k",)`, "query:L1:66 no viable alternative at input ')'"},
+		{`select * from music where a contains "x" or`, "no viable alternative at input '<EOF>'"},
 		{`select * from music where ` + strings.Repeat("(", 500) + "true" + strings.Repeat(")", 500), "nested deeper"},
 	}
 	for _, c := range cases {
