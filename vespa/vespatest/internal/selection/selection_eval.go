@@ -206,25 +206,10 @@ func (n arithNode) values(d *selDoc) (any, bool) {
 	li, lInt := l.(int64)
 	ri, rInt := r.(int64)
 	if lInt && rInt {
-		switch n.op {
-		case '+':
-			return li + ri, true
-		case '-':
-			return li - ri, true
-		case '*':
-			return li * ri, true
-		case '/':
-			if ri == 0 {
-				return nil, false
-			}
-			return li / ri, true
-		case '%':
-			if ri == 0 {
-				return nil, false
-			}
-			return li % ri, true
+		if ri == 0 && (n.op == '/' || n.op == '%') {
+			return nil, false
 		}
-		return nil, false
+		return arith(n.op, li, ri, func(a, b int64) int64 { return a % b })
 	}
 	lf, ok := toFloat(l)
 	if !ok {
@@ -234,17 +219,22 @@ func (n arithNode) values(d *selDoc) (any, bool) {
 	if !ok {
 		return nil, false
 	}
-	switch n.op {
+	return arith(n.op, lf, rf, math.Mod)
+}
+
+// arith is a op b for the operators of arithNode; mod is the type's remainder (% or math.Mod).
+func arith[N int64 | float64](op byte, a, b N, mod func(N, N) N) (any, bool) {
+	switch op {
 	case '+':
-		return lf + rf, true
+		return a + b, true
 	case '-':
-		return lf - rf, true
+		return a - b, true
 	case '*':
-		return lf * rf, true
+		return a * b, true
 	case '/':
-		return lf / rf, true
+		return a / b, true
 	case '%':
-		return math.Mod(lf, rf), true
+		return mod(a, b), true
 	}
 	return nil, false
 }

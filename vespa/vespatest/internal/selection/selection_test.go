@@ -97,6 +97,11 @@ func TestSelection_arithmeticAndNow(t *testing.T) {
 		{"music.missing + 1 == 1", false}, // arithmetic on a missing field is invalid
 		{"not (music.missing + 1 == 1)", false},
 		{"music.year / 0 == 1", false},
+		{"not (music.year / 0 == 1)", false}, // integer division by zero is invalid
+		{"not (music.year % 0 == 1)", false},
+		{"music.score / 0 > 1000", true}, // float division by zero is infinite
+		{"music.score % 1 == 0.5", true},
+		{"music.year % 7 == 6", true},
 		{"music.year == 0x7df", true},
 		{"music.year == 03737", true}, // octal
 		{"music.year > -1", true},
