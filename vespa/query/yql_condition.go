@@ -388,11 +388,7 @@ func (c Condition) renderBody(b *strings.Builder) error {
 	case opPredicate:
 		return c.renderPredicate(b)
 	case opNonEmpty:
-		b.WriteString("nonEmpty(")
-		if err := c.subs[0].render(b); err != nil {
-			return err
-		}
-		b.WriteByte(')')
+		return c.renderSubs(b, "nonEmpty", 1)
 	case opCompare:
 		if err := checkName(c.field); err != nil {
 			return err
@@ -420,11 +416,7 @@ func (c Condition) renderBody(b *strings.Builder) error {
 	case opAnd, opOr:
 		return c.renderBool(b)
 	case opNot:
-		b.WriteString("!(")
-		if err := c.subs[0].render(b); err != nil {
-			return err
-		}
-		b.WriteByte(')')
+		return c.renderSubs(b, "!", 1)
 	case opUserQuery:
 		b.WriteString("userQuery()")
 	case opUserInput:
@@ -433,11 +425,8 @@ func (c Condition) renderBody(b *strings.Builder) error {
 		default:
 			return fmt.Errorf("%w: userInput takes a string or a Param, not %T", ErrInvalidYQL, c.vals[0])
 		}
-		b.WriteString("userInput(")
-		if err := writeLiteral(b, c.vals[0]); err != nil {
-			return err
-		}
-		b.WriteByte(')')
+		b.WriteString("userInput")
+		return writeList(b, c.vals)
 	case opWeakAnd:
 		return c.renderSubs(b, "weakAnd", 1)
 	case opRank:
