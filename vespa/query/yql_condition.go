@@ -291,6 +291,22 @@ func writeSeq[T any](b *strings.Builder, start, end byte, items []T, write func(
 	return nil
 }
 
+// writeFieldCall writes name(field, v1, v2, ...), each value as write
+// writes it. The caller has checked field.
+func writeFieldCall(b *strings.Builder, name, field string, vals []any, write func(*strings.Builder, any) error) error {
+	b.WriteString(name)
+	b.WriteByte('(')
+	b.WriteString(field)
+	for _, v := range vals {
+		b.WriteString(", ")
+		if err := write(b, v); err != nil {
+			return err
+		}
+	}
+	b.WriteByte(')')
+	return nil
+}
+
 // writeMap writes m as {"k1": v1, "k2": v2, ...}, the keys sorted and
 // quoted, each value as write writes it.
 func writeMap[V any](b *strings.Builder, m map[string]V, write func(b *strings.Builder, k string, v V) error) error {
@@ -402,15 +418,7 @@ func (c Condition) renderBody(b *strings.Builder) error {
 		if err := checkName(c.field); err != nil {
 			return err
 		}
-		b.WriteString("range(")
-		b.WriteString(c.field)
-		for _, v := range c.vals {
-			b.WriteString(", ")
-			if err := writeBound(b, v); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(')')
+		return writeFieldCall(b, "range", c.field, c.vals, writeBound)
 	case opIn:
 		return c.renderIn(b)
 	case opAnd, opOr:
