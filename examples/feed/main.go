@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
 	"sort"
@@ -41,7 +40,7 @@ import (
 const maxFailures = 100
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	cli.Main(func(ctx context.Context) int { return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }, os.Interrupt, syscall.SIGTERM)
 }
 
 // options are the command's flags.
@@ -171,7 +170,7 @@ func (l *failureLog) add(_ context.Context, o feed.Outcome) {
 	}
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		return cli.UsageError(stderr, "feed", err)
@@ -248,9 +247,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintln(stderr, err)
 		return cli.ExitUsage
 	}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 
 	var bar *progressbar.ProgressBar
 	if fd, ok := stderr.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(fd.Fd())) {
