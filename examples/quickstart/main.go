@@ -37,6 +37,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"syscall"
 	"time"
 
@@ -44,7 +45,7 @@ import (
 )
 
 func main() {
-	cli.Main(func(ctx context.Context) int { return run(ctx, os.Args[1:], os.Stdout, os.Stderr) }, os.Interrupt, syscall.SIGTERM)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // options are the command's flags.
@@ -104,11 +105,13 @@ are read when the _FILE names are unset.
 	return o, nil
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		return cli.UsageError(stderr, "quickstart", err)
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
 

@@ -11,7 +11,7 @@ import (
 
 func TestRun_emulatorWithTheIntegrationApplication(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := run(t.Context(), []string{"-docs", "300"}, &out, &errOut); code != cli.ExitOK {
+	if code := run([]string{"-docs", "300"}, &out, &errOut); code != cli.ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &out, &errOut)
 	}
 	for _, want := range []string{
@@ -37,7 +37,7 @@ func TestRun_emulatorWithTheIntegrationApplication(t *testing.T) {
 func TestRun_outsideTheModuleDeclaresTheSchemaInGo(t *testing.T) {
 	t.Chdir(t.TempDir())
 	var out, errOut bytes.Buffer
-	if code := run(t.Context(), []string{"-docs", "100", "-keep"}, &out, &errOut); code != cli.ExitOK {
+	if code := run([]string{"-docs", "100", "-keep"}, &out, &errOut); code != cli.ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &out, &errOut)
 	}
 	if !strings.Contains(out.String(), "music schema declared in Go") {
@@ -52,7 +52,7 @@ func TestRun_unreachableEndpointFails(t *testing.T) {
 	var out, errOut bytes.Buffer
 	// Port 1 on loopback refuses connections; the short timeout ends the
 	// readiness wait.
-	code := run(t.Context(), []string{"-endpoint", "http://127.0.0.1:1", "-timeout", "300ms"}, &out, &errOut)
+	code := run([]string{"-endpoint", "http://127.0.0.1:1", "-timeout", "300ms"}, &out, &errOut)
 	if code != cli.ExitFailed || !strings.Contains(out.String(), "FAILED") {
 		t.Fatalf("exit %d, stdout:\n%s", code, &out)
 	}
@@ -69,7 +69,7 @@ func TestRun_usage(t *testing.T) {
 		{[]string{"-no-such-flag"}, cli.ExitUsage},
 	} {
 		var out, errOut bytes.Buffer
-		if code := run(t.Context(), tc.args, &out, &errOut); code != tc.code {
+		if code := run(tc.args, &out, &errOut); code != tc.code {
 			t.Errorf("%v: exit %d, want %d; stderr:\n%s", tc.args, code, tc.code, &errOut)
 		}
 		if tc.args[0] == "-h" && !strings.Contains(errOut.String(), "usage: quickstart") {
