@@ -73,10 +73,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.vespaVersion, "vespa-version", "", "pin the Vespa version (Vespa Cloud only)")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long; self-hosted, also the config server's timeout for the deployment")
 	fs.DurationVar(&o.poll, "poll", cloud.DefaultPollInterval, "how often to poll while waiting")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage:\n  deploy -config-server URL [flags] DIR\n  deploy -tenant T -application A [-instance I] [-zone Z] [-api-key-file F] [flags] DIR\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	cli.Usage(fs, "usage:\n  deploy -config-server URL [flags] DIR\n  deploy -tenant T -application A [-instance I] [-zone Z] [-api-key-file F] [flags] DIR\n\nflags:\n")
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}

@@ -33,11 +33,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	configAddr := fs.String("config-addr", "", "`address` of the config-server API (deploy); empty: a free loopback port")
 	app := fs.String("app", "", "application package `directory` to start with (schemas/*.sd, services.xml); empty: lenient mode")
 	verbose := fs.Bool("v", false, "log requests handled by the emulator's internals")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: emulator [-addr host:port] [-config-addr host:port] [-app dir] [-v]\n\n"+
-			"Runs an in-process Vespa emulator (github.com/govespa/govespa/vespa/vespatest) until interrupted.\n\n")
-		fs.PrintDefaults()
-	}
+	cli.Usage(fs, "Usage: emulator [-addr host:port] [-config-addr host:port] [-app dir] [-v]\n\n"+
+		"Runs an in-process Vespa emulator (github.com/govespa/govespa/vespa/vespatest) until interrupted.\n\n")
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}

@@ -71,10 +71,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("feed", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: feed [flags] FILE...   (\"-\" reads stdin)\n\n")
-		fs.PrintDefaults()
-	}
+	cli.Usage(fs, "usage: feed [flags] FILE...   (\"-\" reads stdin)\n\n")
 	cli.EndpointVar(fs, &o.endpoint)
 	fs.IntVar(&o.connections, "connections", feed.DefaultConnections, "number of HTTP connections")
 	fs.IntVar(&o.maxInflight, "max-inflight", 0, "most operations in flight (0: 128 per connection)")

@@ -38,11 +38,8 @@ func command(ctx context.Context, args []string) int {
 	app := fs.String("app", "integration/testdata/app", "application package `directory` whose schemas/*.sd and content cluster the harness serves")
 	pkg := fs.String("package", "", "`directory` to write the harness's own application package to; empty: a temporary one")
 	heap := fs.String("Xmx", "1g", "the JVM's maximum heap")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: jdisc [-addr host:port] [-app dir] [-package dir] [-Xmx size]\n\n"+
-			"Runs Vespa's container (JDisc) with the govespa harness until interrupted.\n\n")
-		fs.PrintDefaults()
-	}
+	cli.Usage(fs, "Usage: jdisc [-addr host:port] [-app dir] [-package dir] [-Xmx size]\n\n"+
+		"Runs Vespa's container (JDisc) with the govespa harness until interrupted.\n\n")
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
