@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/cloud"
 	"github.com/govespa/govespa/vespa/cloud/cloudtest"
 	"github.com/govespa/govespa/vespa/deploy"
@@ -17,10 +18,7 @@ import (
 // appDir writes an application package with a client certificate.
 func appDir(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "services.xml"), []byte("<services version='1.0'/>"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := testutil.AppDir(t, map[string]string{"services.xml": "<services version='1.0'/>"})
 	kp, err := cloud.GenerateKeyPair()
 	if err != nil {
 		t.Fatal(err)
