@@ -52,12 +52,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *app != "" {
 		opts = append(opts, vespatest.WithApplicationDir(*app))
 	}
-	srv, err := vespatest.Start(opts...)
+	srv, err := vespatest.Start(opts...) //nolint:contextcheck // an emulator, like an httptest server, lives until Close, not for a context
 	if err != nil {
 		return cli.Failed(stderr, "emulator", err)
 	}
 	defer srv.Close()
-	fmt.Fprintf(stdout, "container:     %s\nconfig server: %s\n", srv.URL(), srv.ConfigServerURL())
+	fmt.Fprintf(stdout, "container:     %s\nconfig server: %s\n", srv.URL(), srv.ConfigServerURL()) //nolint:contextcheck // the config server lives until srv.Close, like srv
 	<-ctx.Done()
 	return cli.ExitOK
 }

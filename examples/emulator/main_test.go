@@ -26,19 +26,27 @@ func TestRun_ServesUntilContextEnds(t *testing.T) {
 		}
 		m = url.FindStringSubmatch(stdout.String())
 	}
-	resp, err := http.Get(m[1] + "/state/v1/health")
-	if err != nil {
-		t.Fatal(err)
+	health := func() (int, error) {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, m[1]+"/state/v1/health", nil)
+		if err != nil {
+			return 0, err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode, nil
 	}
-	_ = resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Errorf("health: %s, want 200", resp.Status)
+	if status, err := health(); err != nil || status != http.StatusOK {
+		t.Errorf("health: %d, %v; want 200", status, err)
 	}
 	cancel()
 	if code := <-done; code != 0 {
 		t.Errorf("exit %d after the context ended, want 0; stderr %q", code, stderr.String())
 	}
-	if _, err := http.Get(m[1] + "/state/v1/health"); err == nil {
+	http.DefaultClient.CloseIdleConnections()
+	if _, err := health(); err == nil {
 		t.Error("the emulator still serves after run returned")
 	}
 }

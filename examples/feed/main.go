@@ -303,7 +303,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			break
 		}
 	}
-	closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	if err := f.Close(closeCtx); err != nil {
 		fmt.Fprintln(stderr, "feed:", err)

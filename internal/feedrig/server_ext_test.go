@@ -22,22 +22,27 @@ func TestServe_sinkOverHTTP1AndH2C(t *testing.T) {
 	h2c.Protocols.SetUnencryptedHTTP2(true)
 	h1 := &http.Transport{TLSNextProto: map[string]func(string, *tls.Conn) http.RoundTripper{}}
 	for name, tr := range map[string]*http.Transport{"HTTP/1.1": h1, "h2c": h2c} {
-		resp, err := (&http.Client{Transport: tr}).Post(url+"/document/v1/ns/music/docid/d0", "application/json",
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url+"/document/v1/ns/music/docid/d0",
 			strings.NewReader(`{"fields":{"title":"x"}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := (&http.Client{Transport: tr}).Do(req)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		body, _ := io.ReadAll(resp.Body)
 		_ = resp.Body.Close()
 		wantProto := map[string]int{"HTTP/1.1": 1, "h2c": 2}[name]
-		if resp.StatusCode != 200 || resp.ProtoMajor != wantProto || !strings.Contains(string(body), `"id":"id:ns:music::d0"`) ||
+		if resp.StatusCode != http.StatusOK || resp.ProtoMajor != wantProto || !strings.Contains(string(body), `"id":"id:ns:music::d0"`) ||
 			resp.Header.Get("Content-Type") != "application/json" {
 			t.Errorf("%s: %s %s %q, want 200 over HTTP/%d with a put answer", name, resp.Proto, resp.Status, body, wantProto)
 		}
 		tr.CloseIdleConnections()
 	}
 	stop()
-	if conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://")); err == nil {
+	var d net.Dialer
+	if conn, err := d.DialContext(t.Context(), "tcp", strings.TrimPrefix(url, "http://")); err == nil {
 		_ = conn.Close()
 		t.Error("the server still listens after stop")
 	}
