@@ -16,6 +16,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/feed"
 	"github.com/govespa/govespa/vespa/retries"
@@ -140,17 +141,6 @@ func soakKind(i int) string {
 // soakFields are the fields of document i, as fed.
 func soakFields(i int) json.RawMessage {
 	return fmt.Appendf(nil, `{"n":%d,"kind":%q,"title":"soak document %d \u00e9\u00e8 \"quoted\""}`, i, soakKind(i), i)
-}
-
-// soakSameJSON reports whether a and b are the same JSON value.
-func soakSameJSON(a, b []byte) bool {
-	var va, vb any
-	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
-		return false
-	}
-	ja, _ := json.Marshal(va)
-	jb, _ := json.Marshal(vb)
-	return bytes.Equal(ja, jb)
 }
 
 // soakRetryPolicy is the sync policy of the visit and mass-delete clients:
@@ -297,7 +287,7 @@ func soakCheckContent(t *testing.T, srv *vespatest.Server, n int, keep func(i in
 			if lost <= 5 {
 				t.Errorf("document %d is missing", i)
 			}
-		case !soakSameJSON(got, soakFields(i)):
+		case !testutil.JSONEqual(got, soakFields(i)):
 			lost++
 			if lost <= 5 {
 				t.Errorf("document %d holds %s, want %s", i, got, soakFields(i))
@@ -338,7 +328,7 @@ func soakVisit(ctx context.Context, t *testing.T, client *vespa.Client, n int) v
 			t.Fatalf("visit returned %q, which was never fed", doc.ID)
 		}
 		seen[i]++
-		if seen[i] == 1 && !soakSameJSON(doc.Fields, soakFields(i)) {
+		if seen[i] == 1 && !testutil.JSONEqual(doc.Fields, soakFields(i)) {
 			t.Errorf("visit returned %s for %s, want %s", doc.Fields, doc.ID, soakFields(i))
 		}
 	}

@@ -42,7 +42,7 @@ func TestRun_TimeoutReachesTheConfigServer(t *testing.T) {
 	}))
 	defer rec.Close()
 	var out, errOut bytes.Buffer
-	code := run([]string{"-config-server", rec.URL, "-container-url", srv.URL(), "-poll", "5ms", "-timeout", "90s",
+	code := run(t.Context(), []string{"-config-server", rec.URL, "-container-url", srv.URL(), "-poll", "5ms", "-timeout", "90s",
 		"../../integration/testdata/app"}, &out, &errOut)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, &out, &errOut)
@@ -77,7 +77,7 @@ func TestRun_LostReplyUploadsOnce(t *testing.T) {
 	}))
 	defer drop.Close()
 	var out, errOut bytes.Buffer
-	code := run([]string{"-config-server", drop.URL, "-poll", "5ms", "-timeout", "1m", "../../integration/testdata/app"}, &out, &errOut)
+	code := run(t.Context(), []string{"-config-server", drop.URL, "-poll", "5ms", "-timeout", "1m", "../../integration/testdata/app"}, &out, &errOut)
 	mu.Lock()
 	defer mu.Unlock()
 	if code != 1 || uploads != 1 {
@@ -101,7 +101,7 @@ func TestRun_OutsideLinkRefused(t *testing.T) {
 		t.Skipf("no symbolic links: %v", err)
 	}
 	var out, errOut bytes.Buffer
-	code := run([]string{"-config-server", cs.URL, dir}, &out, &errOut)
+	code := run(t.Context(), []string{"-config-server", cs.URL, dir}, &out, &errOut)
 	if code != 1 || requests.Load() != 0 || !strings.Contains(errOut.String(), "key.pem") {
 		t.Errorf("exit %d, %d requests, stderr %s; want 1, none, and the link named", code, requests.Load(), &errOut)
 	}
@@ -129,7 +129,7 @@ func TestRun_CloudKeyFromTheCLIsPlaces(t *testing.T) {
 			}
 			srv := cloudtest.NewTestServer(t, cloudtest.WithAPIKey(key), cloudtest.WithLogInterval(time.Millisecond))
 			var out, errOut bytes.Buffer
-			code := run([]string{"-tenant", "t", "-application", "a", "-endpoint", srv.URL(), "-poll", "5ms", appDir(t)}, &out, &errOut)
+			code := run(t.Context(), []string{"-tenant", "t", "-application", "a", "-endpoint", srv.URL(), "-poll", "5ms", appDir(t)}, &out, &errOut)
 			if code != 0 || !strings.Contains(out.String(), "ended with status success") {
 				t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &out, &errOut)
 			}

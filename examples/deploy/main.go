@@ -34,7 +34,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"time"
 
 	"github.com/govespa/govespa/internal/cli"
@@ -43,7 +42,7 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	cli.Main(func(ctx context.Context) int { return run(ctx, os.Args[1:], os.Stdout, os.Stderr) })
 }
 
 // options are the command's flags.
@@ -55,7 +54,7 @@ type options struct {
 }
 
 // run parses args and deploys; it returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("deploy", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o options
@@ -74,10 +73,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.vespaVersion, "vespa-version", "", "pin the Vespa version (Vespa Cloud only)")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long; self-hosted, also the config server's timeout for the deployment")
 	fs.DurationVar(&o.poll, "poll", cloud.DefaultPollInterval, "how often to poll while waiting")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage:\n  deploy -config-server URL [flags] DIR\n  deploy -tenant T -application A [-instance I] [-zone Z] [-api-key-file F] [flags] DIR\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	cli.Usage(fs, "usage:\n  deploy -config-server URL [flags] DIR\n  deploy -tenant T -application A [-instance I] [-zone Z] [-api-key-file F] [flags] DIR\n\nflags:\n")
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}
@@ -96,8 +92,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cli.ExitUsage
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
 

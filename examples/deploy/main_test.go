@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/cloud"
 	"github.com/govespa/govespa/vespa/cloud/cloudtest"
 	"github.com/govespa/govespa/vespa/deploy"
@@ -17,10 +18,7 @@ import (
 // appDir writes an application package with a client certificate.
 func appDir(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "services.xml"), []byte("<services version='1.0'/>"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := testutil.AppDir(t, map[string]string{"services.xml": "<services version='1.0'/>"})
 	kp, err := cloud.GenerateKeyPair()
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +56,7 @@ func TestRun_Cloud(t *testing.T) {
 			srv := cloudtest.NewTestServer(t, cloudtest.WithAPIKey(key), cloudtest.WithLogInterval(time.Millisecond),
 				cloudtest.WithRunStatus(c.status))
 			var out, errOut bytes.Buffer
-			code := run([]string{"-tenant", "t", "-application", "a", "-zone", "dev.aws-us-east-1c", "-api-key-file", kf,
+			code := run(t.Context(), []string{"-tenant", "t", "-application", "a", "-zone", "dev.aws-us-east-1c", "-api-key-file", kf,
 				"-endpoint", srv.URL(), "-poll", "5ms", appDir(t)}, &out, &errOut)
 			if code != c.code || !strings.Contains(out.String()+errOut.String(), c.want) {
 				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, &out, &errOut)
@@ -73,7 +71,7 @@ func TestRun_Cloud(t *testing.T) {
 func TestRun_SelfHosted(t *testing.T) {
 	srv := vespatest.NewTestServer(t)
 	var out, errOut bytes.Buffer
-	code := run([]string{"-config-server", srv.ConfigServerURL(), "-container-url", srv.URL(), "-poll", "5ms",
+	code := run(t.Context(), []string{"-config-server", srv.ConfigServerURL(), "-container-url", srv.URL(), "-poll", "5ms",
 		"../../integration/testdata/app"}, &out, &errOut)
 	if code != 0 || !strings.Contains(out.String(), "converged and the containers are up") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &out, &errOut)
@@ -82,7 +80,7 @@ func TestRun_SelfHosted(t *testing.T) {
 	// A URL that is no container: its 404 ends the wait at once, with exit
 	// status 1 and the failed call in the message.
 	errOut.Reset()
-	code = run([]string{"-config-server", srv.ConfigServerURL(), "-container-url", srv.ConfigServerURL() + "/nothing-here",
+	code = run(t.Context(), []string{"-config-server", srv.ConfigServerURL(), "-container-url", srv.ConfigServerURL() + "/nothing-here",
 		"-poll", "5ms", "../../integration/testdata/app"}, &out, &errOut)
 	if code != 1 || !strings.Contains(errOut.String(), "health: 404") {
 		t.Errorf("unreachable container: exit %d, %s", code, &errOut)
@@ -91,14 +89,14 @@ func TestRun_SelfHosted(t *testing.T) {
 
 func TestRun_Usage(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := run([]string{"-h"}, &out, &errOut); code != 0 || !strings.Contains(errOut.String(), "-config-server") {
+	if code := run(t.Context(), []string{"-h"}, &out, &errOut); code != 0 || !strings.Contains(errOut.String(), "-config-server") {
 		t.Errorf("-h: exit %d, %s", code, &errOut)
 	}
 	errOut.Reset()
-	if code := run([]string{"dir"}, &out, &errOut); code != 2 {
+	if code := run(t.Context(), []string{"dir"}, &out, &errOut); code != 2 {
 		t.Errorf("no target: exit %d", code)
 	}
-	if code := run([]string{"-config-server", "http://x", t.TempDir()}, &out, &errOut); code != 1 ||
+	if code := run(t.Context(), []string{"-config-server", "http://x", t.TempDir()}, &out, &errOut); code != 1 ||
 		!strings.Contains(errOut.String(), "services.xml") {
 		t.Errorf("missing services.xml: exit %d, %s", code, &errOut)
 	}

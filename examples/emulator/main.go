@@ -9,11 +9,12 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"syscall"
 
 	"github.com/govespa/govespa/internal/cli"
@@ -21,18 +22,21 @@ import (
 )
 
 func main() {
+	cli.Main(func(ctx context.Context) int { return run(ctx, os.Args[1:], os.Stdout, os.Stderr) }, os.Interrupt, syscall.SIGTERM)
+}
+
+// run is the program: it serves until ctx ends and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("emulator", flag.ContinueOnError)
+	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` of the container API (document/v1, /search/, health)")
 	configAddr := fs.String("config-addr", "", "`address` of the config-server API (deploy); empty: a free loopback port")
 	app := fs.String("app", "", "application package `directory` to start with (schemas/*.sd, services.xml); empty: lenient mode")
 	verbose := fs.Bool("v", false, "log requests handled by the emulator's internals")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: emulator [-addr host:port] [-config-addr host:port] [-app dir] [-v]\n\n"+
-			"Runs an in-process Vespa emulator (github.com/govespa/govespa/vespa/vespatest) until interrupted.\n\n")
-		fs.PrintDefaults()
-	}
-	if code, ok := cli.Parse(fs, os.Args[1:]); !ok {
-		os.Exit(code)
+	cli.Usage(fs, "Usage: emulator [-addr host:port] [-config-addr host:port] [-app dir] [-v]\n\n"+
+		"Runs an in-process Vespa emulator (github.com/govespa/govespa/vespa/vespatest) until interrupted.\n\n")
+	if code, ok := cli.Parse(fs, args); !ok {
+		return code
 	}
 	level := slog.LevelInfo
 	if *verbose {
@@ -40,7 +44,7 @@ func main() {
 	}
 	opts := []vespatest.Option{
 		vespatest.WithAddr(*addr),
-		vespatest.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))),
+		vespatest.WithLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))),
 	}
 	if *configAddr != "" {
 		opts = append(opts, vespatest.WithConfigServerAddr(*configAddr))
@@ -48,14 +52,12 @@ func main() {
 	if *app != "" {
 		opts = append(opts, vespatest.WithApplicationDir(*app))
 	}
-	srv, err := vespatest.Start(opts...)
+	srv, err := vespatest.Start(opts...) //nolint:contextcheck // an emulator, like an httptest server, lives until Close, not for a context
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "emulator:", err)
-		os.Exit(cli.ExitFailed)
+		return cli.Failed(stderr, "emulator", err)
 	}
-	fmt.Printf("container:     %s\nconfig server: %s\n", srv.URL(), srv.ConfigServerURL())
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
-	<-stop
-	srv.Close()
+	defer srv.Close()
+	fmt.Fprintf(stdout, "container:     %s\nconfig server: %s\n", srv.URL(), srv.ConfigServerURL()) //nolint:contextcheck // the config server lives until srv.Close, like srv
+	<-ctx.Done()
+	return cli.ExitOK
 }

@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
 	"sort"
@@ -41,7 +40,7 @@ import (
 const maxFailures = 100
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	cli.Main(func(ctx context.Context) int { return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }, os.Interrupt, syscall.SIGTERM)
 }
 
 // options are the command's flags.
@@ -72,10 +71,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("feed", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: feed [flags] FILE...   (\"-\" reads stdin)\n\n")
-		fs.PrintDefaults()
-	}
+	cli.Usage(fs, "usage: feed [flags] FILE...   (\"-\" reads stdin)\n\n")
 	cli.EndpointVar(fs, &o.endpoint)
 	fs.IntVar(&o.connections, "connections", feed.DefaultConnections, "number of HTTP connections")
 	fs.IntVar(&o.maxInflight, "max-inflight", 0, "most operations in flight (0: 128 per connection)")
@@ -171,7 +167,7 @@ func (l *failureLog) add(_ context.Context, o feed.Outcome) {
 	}
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		return cli.UsageError(stderr, "feed", err)
@@ -249,9 +245,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return cli.ExitUsage
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
 	var bar *progressbar.ProgressBar
 	if fd, ok := stderr.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(fd.Fd())) {
 		bar = progressbar.NewOptions64(total,
@@ -310,7 +303,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			break
 		}
 	}
-	closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	if err := f.Close(closeCtx); err != nil {
 		fmt.Fprintln(stderr, "feed:", err)

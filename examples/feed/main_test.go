@@ -48,7 +48,7 @@ not json
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			args := append([]string{"-endpoint", srv.URL(), "-connections", "2"}, tt.args...)
-			if got := run(args, strings.NewReader(tt.stdin), &stdout, &stderr); got != tt.status {
+			if got := run(t.Context(), args, strings.NewReader(tt.stdin), &stdout, &stderr); got != tt.status {
 				t.Fatalf("status %d, want %d; stderr %s", got, tt.status, stderr.String())
 			}
 			if tt.ok < 0 {
@@ -87,7 +87,7 @@ func TestRun_HelpNeverPrintsAToken(t *testing.T) {
 	t.Setenv("VESPA_TOKEN", secret)
 	t.Setenv("VESPA_CLI_DATA_PLANE_TOKEN", secret)
 	var stdout, stderr bytes.Buffer
-	if got := run([]string{"-h"}, strings.NewReader(""), &stdout, &stderr); got != 0 {
+	if got := run(t.Context(), []string{"-h"}, strings.NewReader(""), &stdout, &stderr); got != 0 {
 		t.Fatalf("-h exited %d, want 0", got)
 	}
 	if out := stdout.String() + stderr.String(); strings.Contains(out, secret) || !strings.Contains(out, "-token") {
@@ -101,7 +101,7 @@ func TestRun_TwoStdinFeedsThroughOneJournalBothArrive(t *testing.T) {
 	feedStdin := func(input string, extra ...string) (int, string, map[string]any) {
 		var stdout, stderr bytes.Buffer
 		args := append([]string{"-endpoint", srv.URL(), "-connections", "2", "-journal", journal}, extra...)
-		code := run(append(args, "-"), strings.NewReader(input), &stdout, &stderr)
+		code := run(t.Context(), append(args, "-"), strings.NewReader(input), &stdout, &stderr)
 		var sum map[string]any
 		if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
 			t.Fatalf("summary %q: %v", stdout.String(), err)

@@ -63,10 +63,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	creds.Register(fs)
 	ps := params{}
 	fs.Var(ps, "param", "extra request parameter `key=value` (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: query [-endpoint URL] -yql 'select …' [-hits N] [-param k=v …] [-token T | -cert F -key F] [-ca-cert F]")
-		fs.PrintDefaults()
-	}
+	cli.Usage(fs, "usage: query [-endpoint URL] -yql 'select …' [-hits N] [-param k=v …] [-token T | -cert F -key F] [-ca-cert F]\n")
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}

@@ -63,8 +63,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("quickstart", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: quickstart [flags]
+	cli.Usage(fs, `usage: quickstart [flags]
 
 Feeds, queries, visits and removes a generated corpus of songs, and prints a
 report. Without VESPA_ENDPOINT (or -endpoint) it runs on the in-process
@@ -76,8 +75,6 @@ Environment: VESPA_ENDPOINT, VESPA_TOKEN, VESPA_CERT_FILE and VESPA_KEY_FILE
 are read when the _FILE names are unset.
 
 `)
-		fs.PrintDefaults()
-	}
 	cluster := os.Getenv("VESPA_CLUSTER")
 	if cluster == "" {
 		cluster = "music"

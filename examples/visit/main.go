@@ -92,14 +92,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&req.Timeout, "timeout", 0, "Vespa timeout of each page request (default Vespa's, 180s)")
 	fs.StringVar(&req.ResumeToken, "resume", "", "resume `token` printed by an earlier, unfinished run")
 	creds.Register(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: visit [-endpoint URL] -namespace NS -type T [-cluster C] [-selection S] [-field-set F]\n"+
-			"             [-from TIME] [-to TIME] [-include-removes] [-bucket-space S] [-wanted N]\n"+
-			"             [-slices N] [-slice-ids 0,1] [-resume TOKEN] [-token T | -cert F -key F] [-ca-cert F]\n\n"+
-			"Writes every document as {\"put\": id, \"fields\": {...}} per line on stdout\n"+
-			"(and removed ones as {\"remove\": id} with -include-removes).\n\n")
-		fs.PrintDefaults()
-	}
+	cli.Usage(fs, "usage: visit [-endpoint URL] -namespace NS -type T [-cluster C] [-selection S] [-field-set F]\n"+
+		"             [-from TIME] [-to TIME] [-include-removes] [-bucket-space S] [-wanted N]\n"+
+		"             [-slices N] [-slice-ids 0,1] [-resume TOKEN] [-token T | -cert F -key F] [-ca-cert F]\n\n"+
+		"Writes every document as {\"put\": id, \"fields\": {...}} per line on stdout\n"+
+		"(and removed ones as {\"remove\": id} with -include-removes).\n\n")
 	if code, ok := cli.Parse(fs, args); !ok {
 		return code
 	}

@@ -1,7 +1,7 @@
 // Package cli is the plumbing that govespa's example programs share, so that
 // each program's own files show only its flags and its use of the SDK: the
-// exit statuses, a flag set's parse turned into one, the -endpoint flag, and
-// a main whose context ends on interrupt.
+// exit statuses, a flag set's usage and its parse turned into one, the
+// -endpoint flag, and a main whose context ends on interrupt.
 package cli
 
 import (
@@ -23,6 +23,15 @@ const (
 	// ExitUsage is the status of bad flags or arguments.
 	ExitUsage = 2
 )
+
+// Usage makes fs's usage message head followed by the defaults of its
+// flags (fs.PrintDefaults), both written to fs.Output().
+func Usage(fs *flag.FlagSet, head string) {
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), head)
+		fs.PrintDefaults()
+	}
+}
 
 // Parse parses args with fs, which should be made with
 // flag.ContinueOnError (fs then prints what is wrong and the usage). It

@@ -32,6 +32,20 @@ func TestParse(t *testing.T) {
 	}
 }
 
+func TestUsage(t *testing.T) {
+	var out bytes.Buffer
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.SetOutput(&out)
+	fs.Int("n", 0, "a `number`")
+	Usage(fs, "usage: x [-n N] FILE\n\n")
+	if code, ok := Parse(fs, []string{"-h"}); code != ExitOK || ok {
+		t.Fatalf("-h: %d, %v", code, ok)
+	}
+	if want := "usage: x [-n N] FILE\n\n  -n number\n    \ta number\n"; out.String() != want {
+		t.Errorf("usage %q, want %q", out.String(), want)
+	}
+}
+
 func TestUsageError(t *testing.T) {
 	var stderr bytes.Buffer
 	if code := UsageError(&stderr, "x", flag.ErrHelp); code != ExitOK || stderr.Len() != 0 {

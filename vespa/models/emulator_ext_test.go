@@ -4,11 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/models"
 	"github.com/govespa/govespa/vespa/query"
@@ -79,20 +78,11 @@ func TestEmulatorAcceptsGeneratedSchema(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sd := schemaText(t, tc.cfg, tc.field)
-			dir := t.TempDir()
-			if err := os.MkdirAll(filepath.Join(dir, "schemas"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, "schemas", "doc.sd"), []byte(sd), 0o644); err != nil {
-				t.Fatal(err)
-			}
 			services := "<services version=\"1.0\">\n<container id=\"default\" version=\"1.0\">\n" +
 				tc.cfg.ServicesComponent() + "<search/>\n<document-api/>\n</container>\n" +
 				"<content id=\"content\" version=\"1.0\">\n<documents>\n<document type=\"doc\" mode=\"index\"/>\n" +
 				"</documents>\n</content>\n</services>\n"
-			if err := os.WriteFile(filepath.Join(dir, "services.xml"), []byte(services), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			dir := testutil.AppDir(t, map[string]string{"schemas/doc.sd": sd, "services.xml": services})
 			srv, err := vespatest.Start(vespatest.WithApplicationDir(dir))
 			if err != nil {
 				t.Fatalf("the emulator rejects the application:\n%s\n%v", sd, err)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -263,15 +262,9 @@ func TestSearch_TransportErrorsAreRetriedResponsesAreNot(t *testing.T) {
 }
 
 func TestSearch_TransportFailureAndCancel(t *testing.T) {
-	var lc net.ListenConfig
-	l, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	addr := testutil.FreeLoopbackAddr(t)
 	qc := newClient(t, "http://"+addr, query.WithRetryPolicy(retries.Query.WithMaxAttempts(2).WithWait(retries.WaitNone())))
-	_, err = qc.Search(context.Background(), &query.Request{YQL: "y"})
+	_, err := qc.Search(context.Background(), &query.Request{YQL: "y"})
 	var ve *vespa.Error
 	if !errors.As(err, &ve) || ve.Status != 0 || ve.Err == nil {
 		t.Errorf("transport failure: %v", err)

@@ -35,12 +35,10 @@ func TestSearch_RedirectsAreErrors(t *testing.T) {
 				http.Redirect(w, r, other.URL+"/search/", code)
 			}))
 			defer front.Close()
-			vc, err := vespa.NewClient(front.URL, vespa.WithToken("tok"))
+			qc, err := query.New(vespaClient(t, front.URL, vespa.WithToken("tok")))
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer vc.Close()
-			qc, _ := query.New(vc)
 			_, err = qc.Search(context.Background(), &query.Request{YQL: "select * from music where true"})
 			var ve *vespa.Error
 			if !errors.Is(err, vespa.ErrRedirect) || !errors.As(err, &ve) || ve.Status != code || !strings.HasPrefix(ve.Location, other.URL) {
@@ -131,11 +129,11 @@ func TestSearch_WithCallTimeout(t *testing.T) {
 	}
 }
 
-// vespaClient returns a vespa.Client of url that is closed when the test
-// ends.
-func vespaClient(tb testing.TB, url string) *vespa.Client {
+// vespaClient returns a vespa.Client of url, made with opts, that is closed
+// when the test ends.
+func vespaClient(tb testing.TB, url string, opts ...vespa.Option) *vespa.Client {
 	tb.Helper()
-	vc, err := vespa.NewClient(url)
+	vc, err := vespa.NewClient(url, opts...)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -200,10 +198,11 @@ func TestSearch_PerCallHeaders(t *testing.T) {
 		io.WriteString(w, okBody)
 	}))
 	defer srv.Close()
-	vc, _ := vespa.NewClient(srv.URL, vespa.WithToken("tok"))
-	defer vc.Close()
-	qc, _ := query.New(vc)
-	_, err := qc.Search(context.Background(), &query.Request{YQL: "select * from music where true",
+	qc, err := query.New(vespaClient(t, srv.URL, vespa.WithToken("tok")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = qc.Search(context.Background(), &query.Request{YQL: "select * from music where true",
 		Header: http.Header{"X-Request-Id": {"r-7"}}})
 	if err != nil || got.Load() != "r-7 Bearer tok" {
 		t.Errorf("%v; headers %q", err, got.Load())

@@ -291,6 +291,22 @@ func writeSeq[T any](b *strings.Builder, start, end byte, items []T, write func(
 	return nil
 }
 
+// writeFieldCall writes name(field, v1, v2, ...), each value as write
+// writes it. The caller has checked field.
+func writeFieldCall(b *strings.Builder, name, field string, vals []any, write func(*strings.Builder, any) error) error {
+	b.WriteString(name)
+	b.WriteByte('(')
+	b.WriteString(field)
+	for _, v := range vals {
+		b.WriteString(", ")
+		if err := write(b, v); err != nil {
+			return err
+		}
+	}
+	b.WriteByte(')')
+	return nil
+}
+
 // writeMap writes m as {"k1": v1, "k2": v2, ...}, the keys sorted and
 // quoted, each value as write writes it.
 func writeMap[V any](b *strings.Builder, m map[string]V, write func(b *strings.Builder, k string, v V) error) error {
@@ -388,11 +404,7 @@ func (c Condition) renderBody(b *strings.Builder) error {
 	case opPredicate:
 		return c.renderPredicate(b)
 	case opNonEmpty:
-		b.WriteString("nonEmpty(")
-		if err := c.subs[0].render(b); err != nil {
-			return err
-		}
-		b.WriteByte(')')
+		return c.renderSubs(b, "nonEmpty", 1)
 	case opCompare:
 		if err := checkName(c.field); err != nil {
 			return err
@@ -406,25 +418,13 @@ func (c Condition) renderBody(b *strings.Builder) error {
 		if err := checkName(c.field); err != nil {
 			return err
 		}
-		b.WriteString("range(")
-		b.WriteString(c.field)
-		for _, v := range c.vals {
-			b.WriteString(", ")
-			if err := writeBound(b, v); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(')')
+		return writeFieldCall(b, "range", c.field, c.vals, writeBound)
 	case opIn:
 		return c.renderIn(b)
 	case opAnd, opOr:
 		return c.renderBool(b)
 	case opNot:
-		b.WriteString("!(")
-		if err := c.subs[0].render(b); err != nil {
-			return err
-		}
-		b.WriteByte(')')
+		return c.renderSubs(b, "!", 1)
 	case opUserQuery:
 		b.WriteString("userQuery()")
 	case opUserInput:
@@ -433,11 +433,8 @@ func (c Condition) renderBody(b *strings.Builder) error {
 		default:
 			return fmt.Errorf("%w: userInput takes a string or a Param, not %T", ErrInvalidYQL, c.vals[0])
 		}
-		b.WriteString("userInput(")
-		if err := writeLiteral(b, c.vals[0]); err != nil {
-			return err
-		}
-		b.WriteByte(')')
+		b.WriteString("userInput")
+		return writeList(b, c.vals)
 	case opWeakAnd:
 		return c.renderSubs(b, "weakAnd", 1)
 	case opRank:

@@ -172,16 +172,7 @@ func (c Condition) renderGeo(b *strings.Builder) error {
 	if !(lat >= -90 && lat <= 90) || !(lng >= -180 && lng <= 180) { // NaN fails too
 		return fmt.Errorf("%w: geoLocation (%v, %v) is not a latitude and a longitude", ErrInvalidYQL, lat, lng)
 	}
-	b.WriteString("geoLocation(")
-	b.WriteString(c.field)
-	for _, v := range c.vals {
-		b.WriteString(", ")
-		if err := writeLiteral(b, v); err != nil {
-			return err
-		}
-	}
-	b.WriteByte(')')
-	return nil
+	return writeFieldCall(b, "geoLocation", c.field, c.vals, writeLiteral)
 }
 
 func (c Condition) renderPredicate(b *strings.Builder) error {

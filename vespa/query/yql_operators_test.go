@@ -138,6 +138,11 @@ func TestOperators_Errors(t *testing.T) {
 		{"one-term equiv", Equiv("f", "a"), "at least two"},
 		{"empty predicate attribute", Predicate("p", map[string][]string{"a": nil}, nil), "no value"},
 		{"annotation on nonEmpty", NonEmpty(True()).With("a", 1), "not supported"},
+		{"bad field inside nonEmpty", NonEmpty(Contains("a b", "x")), "character"},
+		{"bad field inside not", Not(Contains("a b", "x")), "character"},
+		{"bad field in range", Range("a b", 1, 2), "character"},
+		{"bad field in geoLocation", GeoLocation("a b", 0, 0, "1 km"), "character"},
+		{"bad radius in geoLocation", GeoLocation("p", 0, 0, "1 km\xff"), "UTF-8"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Select().Where(tc.c).YQL()

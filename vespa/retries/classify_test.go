@@ -19,6 +19,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/govespa/govespa/internal/testutil"
 )
 
 // listen starts a loopback listener whose single connection is handed to
@@ -116,14 +118,7 @@ func TestIsConnectionErrorWithRealServers(t *testing.T) {
 		}
 	})
 	t.Run("a refused port", func(t *testing.T) {
-		var lc net.ListenConfig
-		ln, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		addr := ln.Addr().String()
-		ln.Close()
-		err = get(t, &http.Transport{}, "http://"+addr)
+		err := get(t, &http.Transport{}, "http://"+testutil.FreeLoopbackAddr(t))
 		if !errors.Is(err, syscall.ECONNREFUSED) || !IsConnectionError(err) {
 			t.Errorf("IsConnectionError(%v) = %v, want a refused connection", err, IsConnectionError(err))
 		}

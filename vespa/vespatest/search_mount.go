@@ -70,10 +70,7 @@ func writeSearchError(w http.ResponseWriter, f fault.Fault) {
 	case http.StatusInternalServerError:
 		code, summary = 18, "Internal server error."
 	}
-	msg := f.Message
-	if msg == "" {
-		msg = fault.DefaultMessage(f.Status)
-	}
+	msg := fault.MessageOf(f)
 	errObj := jsonx.Object{{Key: "code", Val: jsonx.Int(int64(code))}, {Key: "summary", Val: jsonx.String(summary)}, {Key: "message", Val: jsonx.String(msg)}}
 	root := jsonx.Object{
 		{Key: "id", Val: jsonx.String("toplevel")}, {Key: "relevance", Val: json.RawMessage("1.0")},

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
@@ -40,7 +40,7 @@ func TestServeFlag(t *testing.T) {
 	if os.Getenv(serveHelperEnv) == "1" {
 		t.Skip("inside the helper process")
 	}
-	addr := freeLoopbackAddr(t)
+	addr := testutil.FreeLoopbackAddr(t)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], // #nosec G204 -- this test binary, run again
@@ -128,19 +128,4 @@ func TestServeFlag(t *testing.T) {
 			t.Errorf("helper's stderr lacks %q:\n%s", want, out.String())
 		}
 	}
-}
-
-// freeLoopbackAddr returns a loopback address with a port that was free a
-// moment ago.
-func freeLoopbackAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	if err := ln.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return addr
 }

@@ -25,7 +25,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -33,7 +32,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -46,6 +44,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/internal/cli"
+	"github.com/govespa/govespa/internal/feedrig"
 )
 
 func main() {
@@ -149,15 +148,14 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	defer func() { _ = os.RemoveAll(dir) }()
 	bin := o.bin
 	if bin == "" {
-		bin = filepath.Join(dir, "feed")
-		build := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/govespa/govespa/examples/feed") //nolint:gosec // G204: our own temporary directory
-		build.Stderr = stderr
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("building the feed command: %w", err)
+		if bin, err = feedrig.BuildFeed(ctx, dir, stderr); err != nil {
+			return err
 		}
 	}
 	file := filepath.Join(dir, "feed.jsonl")
-	if err := writeFeed(file, o.docs); err != nil {
+	if _, _, err := feedrig.WriteFeed(file, int64(o.docs), 0, func(i int64) []byte {
+		return fmt.Appendf(nil, `{"title":"A Head Full of Dreams","artist":"Coldplay","year":%d}`, 1990+i%30)
+	}); err != nil {
 		return err
 	}
 	srv, err := startServer(ctx, o)
@@ -263,22 +261,6 @@ func medianInt(v []int64) int64 {
 	return s[len(s)/2]
 }
 
-// writeFeed writes n small puts, one per document.
-func writeFeed(path string, n int) error {
-	fh, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(fh, 1<<20)
-	for i := range n {
-		fmt.Fprintf(w, `{"put":"id:ns:music::d%d","fields":{"title":"A Head Full of Dreams","artist":"Coldplay","year":%d}}`+"\n", i, 1990+i%30)
-	}
-	if err := w.Flush(); err != nil {
-		return errors.Join(err, fh.Close())
-	}
-	return fh.Close()
-}
-
 // server is the fault server.
 type server struct {
 	o    options
@@ -298,23 +280,10 @@ type server struct {
 }
 
 func startServer(ctx context.Context, o options) (*server, error) {
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
 	s := &server{o: o, rng: rand.New(rand.NewPCG(o.seed, o.seed^0xfeed)), store: map[string]struct{}{}}
-	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, Protocols: new(http.Protocols)}
-	hs.Protocols.SetHTTP1(true)
-	hs.Protocols.SetUnencryptedHTTP2(true)
-	done := make(chan struct{})
-	go func() { defer close(done); _ = hs.Serve(ln) }()
-	s.url = "http://" + ln.Addr().String()
-	s.stop = func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		_ = hs.Shutdown(ctx)
-		<-done
+	var err error
+	if s.url, s.stop, err = feedrig.Serve(ctx, s); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

@@ -14,15 +14,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,6 +29,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/internal/cli"
+	"github.com/govespa/govespa/internal/feedrig"
 )
 
 func main() {
@@ -146,11 +144,9 @@ func measure(ctx context.Context, o options, dir string, stderr io.Writer) (repo
 	r := report{Docs: o.docs}
 	bin := o.bin
 	if bin == "" {
-		bin = filepath.Join(dir, "feed")
-		build := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/govespa/govespa/examples/feed") //nolint:gosec // G204: the output path is our own temporary directory
-		build.Stderr = stderr
-		if err := build.Run(); err != nil {
-			return r, fmt.Errorf("building the feed command: %w", err)
+		var err error
+		if bin, err = feedrig.BuildFeed(ctx, dir, stderr); err != nil {
+			return r, err
 		}
 	}
 	path := filepath.Join(dir, "feed.jsonl")
@@ -162,7 +158,7 @@ func measure(ctx context.Context, o options, dir string, stderr io.Writer) (repo
 	r.FileBytes, r.Documents = n, docs
 	fmt.Fprintf(stderr, "feedbench: wrote %d documents, %d bytes in %v\n", docs, n, time.Since(start).Round(time.Millisecond))
 
-	url, stop, err := startSink(ctx)
+	url, stop, err := feedrig.Serve(ctx, feedrig.Sink)
 	if err != nil {
 		return r, err
 	}
@@ -204,77 +200,15 @@ func measure(ctx context.Context, o options, dir string, stderr io.Writer) (repo
 	return r, nil
 }
 
-// writeFeed streams a JSONL feed of about size bytes to path and returns
-// its size and number of documents.
+// writeFeed streams a JSONL feed of about size bytes to path, of small
+// (~150 B), large (~4 KB) or mixed (alternating) documents, and returns its
+// size and number of documents.
 func writeFeed(path string, size int64, docs string) (int64, int64, error) {
-	fh, err := os.Create(path)
-	if err != nil {
-		return 0, 0, err
-	}
-	w := bufio.NewWriterSize(fh, 1<<20)
-	small := []byte(`{"title":"A Head Full of Dreams","artist":"Coldplay","year":2015,"album":"A Head Full of Dreams (Deluxe)"}`)
-	large := vectorFields()
-	var written, n int64
-	var line []byte
-	for written < size {
-		fields := small
-		if docs == "large" || docs == "mixed" && n%2 == 1 {
-			fields = large
+	small, large := feedrig.SmallFields(), feedrig.LargeFields()
+	return feedrig.WriteFeed(path, 0, size, func(i int64) []byte {
+		if docs == "large" || docs == "mixed" && i%2 == 1 {
+			return large
 		}
-		line = append(line[:0], `{"put":"id:ns:music::d`...)
-		line = strconv.AppendInt(line, n, 10)
-		line = append(line, `","fields":`...)
-		line = append(line, fields...)
-		line = append(line, "}\n"...)
-		if _, err := w.Write(line); err != nil {
-			return 0, 0, errors.Join(err, fh.Close())
-		}
-		written += int64(len(line))
-		n++
-	}
-	if err := w.Flush(); err != nil {
-		return 0, 0, errors.Join(err, fh.Close())
-	}
-	return written, n, fh.Close()
-}
-
-// vectorFields returns the fields of a ~4 KB document: a title and a
-// 384-float embedding.
-func vectorFields() []byte {
-	b := []byte(`{"title":"A Head Full of Dreams","embedding":{"values":[`)
-	for i := range 384 {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendFloat(b, float64(i%97)/97-0.5, 'f', 6, 64)
-	}
-	return append(b, "]}}"...)
-}
-
-// startSink serves /document/v1 on loopback, answering every request with
-// 200 and a Vespa put answer, over HTTP/1.1 and h2c.
-func startSink(ctx context.Context) (string, func(), error) {
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	srv := &http.Server{
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			_, _ = io.Copy(io.Discard, r.Body)
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = io.WriteString(w, `{"pathId":"/document/v1/ns/music/docid/d0","id":"id:ns:music::d0"}`)
-		}),
-		ReadHeaderTimeout: 10 * time.Second,
-		Protocols:         new(http.Protocols),
-	}
-	srv.Protocols.SetHTTP1(true)
-	srv.Protocols.SetUnencryptedHTTP2(true)
-	go func() { _ = srv.Serve(ln) }()
-	stop := func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-	}
-	return "http://" + ln.Addr().String(), stop, nil
+		return small
+	})
 }

@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/signal"
 	"strconv"
 	"syscall"
 	"time"
@@ -28,26 +27,29 @@ import (
 )
 
 func main() {
+	cli.Main(func(ctx context.Context) int { return command(ctx, os.Args[1:]) }, os.Interrupt, syscall.SIGTERM)
+}
+
+// command parses the flags and runs the harness until ctx ends; it returns
+// the exit status.
+func command(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("jdisc", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` of the container (document/v1, /search/, /harness/v1); only its port is used")
 	app := fs.String("app", "integration/testdata/app", "application package `directory` whose schemas/*.sd and content cluster the harness serves")
 	pkg := fs.String("package", "", "`directory` to write the harness's own application package to; empty: a temporary one")
 	heap := fs.String("Xmx", "1g", "the JVM's maximum heap")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: jdisc [-addr host:port] [-app dir] [-package dir] [-Xmx size]\n\n"+
-			"Runs Vespa's container (JDisc) with the govespa harness until interrupted.\n\n")
-		fs.PrintDefaults()
+	cli.Usage(fs, "Usage: jdisc [-addr host:port] [-app dir] [-package dir] [-Xmx size]\n\n"+
+		"Runs Vespa's container (JDisc) with the govespa harness until interrupted.\n\n")
+	if code, ok := cli.Parse(fs, args); !ok {
+		return code
 	}
-	if code, ok := cli.Parse(fs, os.Args[1:]); !ok {
-		os.Exit(code)
+	if err := run(ctx, *addr, *app, *pkg, *heap); err != nil {
+		return cli.Failed(os.Stderr, "jdisc", err)
 	}
-	if err := run(*addr, *app, *pkg, *heap); err != nil {
-		fmt.Fprintln(os.Stderr, "jdisc:", err)
-		os.Exit(cli.ExitFailed)
-	}
+	return cli.ExitOK
 }
 
-func run(addr, app, pkg, heap string) error {
+func run(ctx context.Context, addr, app, pkg, heap string) error {
 	_, portText, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("-addr %q: %w", addr, err)
@@ -56,8 +58,6 @@ func run(addr, app, pkg, heap string) error {
 	if err != nil || port < 0 || port > 65535 {
 		return fmt.Errorf("-addr %q: bad port", addr)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	start := time.Now()
 	b, err := jdisc.Build(ctx, func(s string) {
 		if s != "" {

@@ -181,10 +181,7 @@ func (d *docReq) injectFault(id docid.ID, hasID bool) (answered, ignored bool) {
 		d.w.Header().Set("X-Vespa-Ignored-Operation", "true")
 		return false, true
 	case fault.OutcomeStatus:
-		msg := f.Message
-		if msg == "" {
-			msg = fault.DefaultMessage(f.Status)
-		}
+		msg := fault.MessageOf(f)
 		if f.Backend && hasID {
 			d.failID(f.Status, id, msg)
 		} else {

@@ -467,10 +467,7 @@ func (d *docReq) visitFault(spec *visitSpec) bool {
 	default:
 		return false
 	}
-	msg := f.Message
-	if msg == "" {
-		msg = fault.DefaultMessage(f.Status)
-	}
+	msg := fault.MessageOf(f)
 	body := jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}}
 	// 429 and 503 come from the handler before a visit starts (its queue is
 	// full, or JDisc has no thread), so a streamed visit gets them as its

@@ -265,8 +265,13 @@ func dropConnection(w http.ResponseWriter, r *http.Request) {
 	panic(http.ErrAbortHandler)
 }
 
-func DefaultMessage(status int) string {
-	switch status {
+// MessageOf is the error text of f: its Message, or when that is empty a
+// Vespa-like message for its Status.
+func MessageOf(f Fault) string {
+	if f.Message != "" {
+		return f.Message
+	}
+	switch f.Status {
 	case http.StatusTooManyRequests:
 		return Overload().Message
 	case http.StatusServiceUnavailable:
@@ -278,5 +283,5 @@ func DefaultMessage(status int) string {
 	case http.StatusInternalServerError:
 		return ServerError().Message
 	}
-	return "vespatest: injected " + http.StatusText(status)
+	return "vespatest: injected " + http.StatusText(f.Status)
 }

@@ -184,42 +184,18 @@ func (t *FieldType) Normalize(raw json.RawMessage) (json.RawMessage, bool, error
 		b, _ := json.Marshal(out)
 		return b, true, nil
 	case KindWset:
-		obj, err := jsonx.ParseObject(raw)
-		if err != nil {
-			// An array of keys means weight 1 each... only in some readers; reject.
-			return nil, false, fmt.Errorf("expected a weighted set object, got %s", jsonx.Clip(raw))
-		}
-		out := obj[:0]
-		for _, kv := range obj {
-			w, err := NumberOf(kv.Val, true)
+		// An array of keys means weight 1 each... only in some readers; reject.
+		return normalizeObject(raw, "a weighted set", func(key string, val json.RawMessage) (json.RawMessage, bool, error) {
+			w, err := NumberOf(val, true)
 			if err != nil {
-				return nil, false, fmt.Errorf("weight of %q: %w", kv.Key, err)
+				return nil, false, fmt.Errorf("weight of %q: %w", key, err)
 			}
-			out = append(out, jsonx.Member{Key: kv.Key, Val: json.RawMessage(w)})
-		}
-		if len(out) == 0 {
-			return nil, false, nil
-		}
-		return out.Marshal(), true, nil
+			return json.RawMessage(w), true, nil
+		})
 	case KindMap:
-		obj, err := jsonx.ParseObject(raw)
-		if err != nil {
-			return nil, false, fmt.Errorf("expected a map object, got %s", jsonx.Clip(raw))
-		}
-		out := obj[:0]
-		for _, kv := range obj {
-			v, ok, err := t.Elem.Normalize(kv.Val)
-			if err != nil {
-				return nil, false, err
-			}
-			if ok {
-				out = append(out, jsonx.Member{Key: kv.Key, Val: v})
-			}
-		}
-		if len(out) == 0 {
-			return nil, false, nil
-		}
-		return out.Marshal(), true, nil
+		return normalizeObject(raw, "a map", func(_ string, val json.RawMessage) (json.RawMessage, bool, error) {
+			return t.Elem.Normalize(val)
+		})
 	case KindTensor:
 		if out, ok := t.Tensor.NormalizeVector(raw); ok {
 			return out, true, nil
@@ -231,6 +207,30 @@ func (t *FieldType) Normalize(raw json.RawMessage) (json.RawMessage, bool, error
 		return tv.Render(tensor.Short), true, nil
 	}
 	return compactJSON(raw), true, nil
+}
+
+// normalizeObject normalizes a weighted set or a map, what names it in the error for a value that
+// is not an object: each member's value becomes what value returns for it (ok=false drops the
+// member), and an object left empty is "no value".
+func normalizeObject(raw json.RawMessage, what string, value func(key string, val json.RawMessage) (json.RawMessage, bool, error)) (json.RawMessage, bool, error) {
+	obj, err := jsonx.ParseObject(raw)
+	if err != nil {
+		return nil, false, fmt.Errorf("expected %s object, got %s", what, jsonx.Clip(raw))
+	}
+	out := obj[:0]
+	for _, kv := range obj {
+		v, ok, err := value(kv.Key, kv.Val)
+		if err != nil {
+			return nil, false, err
+		}
+		if ok {
+			out = append(out, jsonx.Member{Key: kv.Key, Val: v})
+		}
+	}
+	if len(out) == 0 {
+		return nil, false, nil
+	}
+	return out.Marshal(), true, nil
 }
 
 // NumberOf reads a JSON number, or a string holding one, as Vespa's JSON

@@ -21,11 +21,7 @@ func TestCheckGlobalMaxGroups_levelsAndLabels(t *testing.T) {
 		"all(group(year) max(5) each(output(summary())))":                                    "Expression 'summary()' not applicable for single group.",
 		"all(group(year) max(2) each(output(count())) each(max(2) each(output(summary()))))": "Can not use group list label 'year' for multiple siblings.",
 	} {
-		op, err := parseGrouping(grouping)
-		if err != nil {
-			t.Fatalf("%s: %v", grouping, err)
-		}
-		if err := checkGlobalMaxGroups([]*gOp{op}, params{}, -1); err == nil || err.Error() != want {
+		if err := totalOf(t, grouping, -1); err == nil || err.Error() != want {
 			t.Errorf("%s: %v, want %q", grouping, err, want)
 		}
 	}
@@ -35,11 +31,7 @@ func TestCheckGlobalMaxGroups_levelsAndLabels(t *testing.T) {
 		"all(group(a) output(count()) each(output(count()) max(3) each(output(summary()))))",
 		"all(group(a) max(3) each(output(count()) all(group(b) max(5) each(output(count())))))",
 	} {
-		op, err := parseGrouping(ok)
-		if err != nil {
-			t.Fatalf("%s: %v", ok, err)
-		}
-		if err := checkGlobalMaxGroups([]*gOp{op}, params{}, -1); err != nil {
+		if err := totalOf(t, ok, -1); err != nil {
 			t.Errorf("%s: %v", ok, err)
 		}
 	}

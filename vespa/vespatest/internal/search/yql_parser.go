@@ -113,17 +113,11 @@ func (p *parser) statement() (*statement, error) {
 	if p.isPunct("*") {
 		p.next()
 	} else {
-		for {
-			t := p.next()
-			if t.kind != tokIdent {
-				return nil, p.errorf(t, "mismatched input '%s' expecting {'*', IDENTIFIER}", t)
-			}
-			st.fields = append(st.fields, t.text)
-			if !p.isPunct(",") {
-				break
-			}
-			p.next()
+		fields, err := separated(p, ",", p.name)
+		if err != nil {
+			return nil, err
 		}
+		st.fields = fields
 	}
 	if err := p.expectKeyword("from"); err != nil {
 		return nil, err
@@ -185,17 +179,9 @@ func (p *parser) sources(st *statement) error {
 			p.next()
 			return nil
 		}
-		for {
-			t := p.next()
-			if t.kind != tokIdent {
-				return p.errorf(t, "mismatched input '%s' expecting {'*', IDENTIFIER}", t)
-			}
-			st.sources = append(st.sources, t.text)
-			if !p.isPunct(",") {
-				return nil
-			}
-			p.next()
-		}
+		sources, err := separated(p, ",", p.name)
+		st.sources = sources
+		return err
 	}
 	t := p.next()
 	if t.kind != tokIdent {
@@ -205,33 +191,45 @@ func (p *parser) sources(st *statement) error {
 	return nil
 }
 
+// name reads a field or source name of select ... from: an identifier.
+func (p *parser) name() (string, error) {
+	t := p.next()
+	if t.kind != tokIdent {
+		return "", p.errorf(t, "mismatched input '%s' expecting {'*', IDENTIFIER}", t)
+	}
+	return t.text, nil
+}
+
+// orderTerm reads one term of order by: a field, then asc or desc.
+func (p *parser) orderTerm() (orderSpec, error) {
+	if p.isPunct("{") {
+		return orderSpec{}, &notImplementedError{what: "annotations on order by (sort functions)"}
+	}
+	t := p.next()
+	if t.kind != tokIdent {
+		return orderSpec{}, p.errorf(t, "mismatched input '%s' expecting IDENTIFIER", t)
+	}
+	o := orderSpec{field: t.text}
+	if p.isKeyword("desc") {
+		p.next()
+		o.desc = true
+	} else if p.isKeyword("asc") {
+		p.next()
+	}
+	return o, nil
+}
+
 func (p *parser) tail(st *statement) error {
 	if p.isKeyword("order") {
 		p.next()
 		if err := p.expectKeyword("by"); err != nil {
 			return err
 		}
-		for {
-			if p.isPunct("{") {
-				return &notImplementedError{what: "annotations on order by (sort functions)"}
-			}
-			t := p.next()
-			if t.kind != tokIdent {
-				return p.errorf(t, "mismatched input '%s' expecting IDENTIFIER", t)
-			}
-			o := orderSpec{field: t.text}
-			if p.isKeyword("desc") {
-				p.next()
-				o.desc = true
-			} else if p.isKeyword("asc") {
-				p.next()
-			}
-			st.orderBy = append(st.orderBy, o)
-			if !p.isPunct(",") {
-				break
-			}
-			p.next()
+		order, err := separated(p, ",", p.orderTerm)
+		if err != nil {
+			return err
 		}
+		st.orderBy = order
 	}
 	for _, kw := range []string{"limit", "offset", "timeout"} {
 		if !p.isKeyword(kw) {
@@ -260,7 +258,7 @@ func (p *parser) orExpr() (node, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	kids, err := p.operands("or", p.andExpr)
+	kids, err := separated(p, "or", p.andExpr)
 	if err != nil || len(kids) == 1 {
 		return first(kids), err
 	}
@@ -268,25 +266,26 @@ func (p *parser) orExpr() (node, error) {
 }
 
 func (p *parser) andExpr() (node, error) {
-	kids, err := p.operands("and", p.unary)
+	kids, err := separated(p, "and", p.unary)
 	if err != nil || len(kids) == 1 {
 		return first(kids), err
 	}
 	return andNode{kids: kids}, nil
 }
 
-// operands reads operand (keyword operand)*: the operands of a chain of one
-// binary operator.
-func (p *parser) operands(keyword string, operand func() (node, error)) ([]node, error) {
-	var kids []node
+// separated reads item (sep item)*, one item or more, where sep is a keyword (and, or) or a
+// punctuation (","): the operands of and and of or, and the comma-separated lists of
+// names, order-by terms and arguments.
+func separated[T any](p *parser, sep string, item func() (T, error)) ([]T, error) {
+	var out []T
 	for {
-		n, err := operand()
+		v, err := item()
 		if err != nil {
 			return nil, err
 		}
-		kids = append(kids, n)
-		if !p.isKeyword(keyword) {
-			return kids, nil
+		out = append(out, v)
+		if !p.isKeyword(sep) && !p.isPunct(sep) {
+			return out, nil
 		}
 		p.next()
 	}
@@ -459,8 +458,7 @@ func (p *parser) inRHS(field string) (node, error) {
 	if err := p.expectPunct("("); err != nil {
 		return nil, err
 	}
-	var kids []node
-	for {
+	kids, err := separated(p, ",", func() (node, error) {
 		v := p.next()
 		switch v.kind {
 		case tokNumber:
@@ -468,21 +466,19 @@ func (p *parser) inRHS(field string) (node, error) {
 			if err != nil {
 				return nil, err
 			}
-			kids = append(kids, compareNode{field: field, op: "=", num: f})
+			return compareNode{field: field, op: "=", num: f}, nil
 		case tokString:
-			kids = append(kids, compareNode{field: field, op: "=", str: v.text, isStr: true})
-		default:
-			return nil, p.errorf(v, "mismatched input '%s' expecting {STRING, INTEGER}", v)
+			return compareNode{field: field, op: "=", str: v.text, isStr: true}, nil
 		}
-		if p.isPunct(",") {
-			p.next()
-			continue
-		}
-		if err := p.expectPunct(")"); err != nil {
-			return nil, err
-		}
-		return orNode{kids: kids}, nil
+		return nil, p.errorf(v, "mismatched input '%s' expecting {STRING, INTEGER}", v)
+	})
+	if err != nil {
+		return nil, err
 	}
+	if err := p.expectPunct(")"); err != nil {
+		return nil, err
+	}
+	return orNode{kids: kids}, nil
 }
 
 func (p *parser) containsRHS(field string, ann annotations) (node, error) {
@@ -521,18 +517,9 @@ func (p *parser) containsRHS(field string, ann annotations) (node, error) {
 			return containsNode{field: field, phrase: words, ann: ann}, nil
 		case "sameelement":
 			p.next()
-			var conds []node
-			for {
-				n, err := p.orExpr()
-				if err != nil {
-					return nil, err
-				}
-				conds = append(conds, n)
-				if p.isPunct(",") {
-					p.next()
-					continue
-				}
-				break
+			conds, err := separated(p, ",", p.orExpr)
+			if err != nil {
+				return nil, err
 			}
 			if err := p.expectPunct(")"); err != nil {
 				return nil, err
@@ -546,22 +533,20 @@ func (p *parser) containsRHS(field string, ann annotations) (node, error) {
 
 // stringArgs parses "a", "b")  — the arguments of phrase(...), closing parenthesis included.
 func (p *parser) stringArgs() ([]string, error) {
-	var out []string
-	for {
+	words, err := separated(p, ",", func() (string, error) {
 		if p.isPunct("{") {
 			if _, err := p.annotations(); err != nil {
-				return nil, err
+				return "", err
 			}
 		}
 		t := p.next()
 		if t.kind != tokString {
-			return nil, p.errorf(t, "mismatched input '%s' expecting STRING", t)
+			return "", p.errorf(t, "mismatched input '%s' expecting STRING", t)
 		}
-		out = append(out, t.text)
-		if p.isPunct(",") {
-			p.next()
-			continue
-		}
-		return out, p.expectPunct(")")
+		return t.text, nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return words, p.expectPunct(")")
 }

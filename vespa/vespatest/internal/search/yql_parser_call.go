@@ -109,25 +109,11 @@ func (p *parser) rangeCall(ann annotations) (node, error) {
 		if err := p.expectPunct(","); err != nil {
 			return nil, err
 		}
-		t := p.next()
-		switch {
-		case t.kind == tokNumber:
-			v, err := p.number(t)
-			if err != nil {
-				return nil, err
-			}
-			bounds[i] = v
-		case t.kind == tokIdent && strings.EqualFold(t.text, "infinity"):
-			bounds[i] = math.Inf(1)
-		case t.kind == tokNumber || t.kind == tokPunct && t.text == "-":
-			return nil, p.errorf(t, "mismatched input '%s' expecting a number", t)
-		default:
-			if t.kind == tokIdent && strings.EqualFold(t.text, "-infinity") {
-				bounds[i] = math.Inf(-1)
-				break
-			}
-			return nil, p.errorf(t, "mismatched input '%s' expecting a number", t)
+		v, err := p.rangeBound()
+		if err != nil {
+			return nil, err
 		}
+		bounds[i] = v
 	}
 	if err := p.expectPunct(")"); err != nil {
 		return nil, err
@@ -142,6 +128,21 @@ func (p *parser) rangeCall(ann annotations) (node, error) {
 		r.hiOpen = true
 	}
 	return r, nil
+}
+
+// rangeBound reads a bound of range(): a number, Infinity or -Infinity (any case; the lexer
+// reads -Infinity as one identifier).
+func (p *parser) rangeBound() (float64, error) {
+	t := p.next()
+	switch {
+	case t.kind == tokIdent && strings.EqualFold(t.text, "infinity"):
+		return math.Inf(1), nil
+	case t.kind == tokIdent && strings.EqualFold(t.text, "-infinity"):
+		return math.Inf(-1), nil
+	case t.kind != tokNumber:
+		return 0, p.errorf(t, "mismatched input '%s' expecting a number", t)
+	}
+	return p.number(t)
 }
 
 // annotations parses {key: value, ...}; values are numbers (float64), strings, booleans, or

@@ -28,12 +28,14 @@ import (
 // (a missing field with a number, a field of another document type) is
 // "invalid", which selects nothing and stays invalid under not.
 
+// tri is a three-valued result. The values are ordered false < invalid < true, so that "and" is
+// the smaller of its operands and "or" the larger, as in Kleene's three-valued logic.
 type tri int
 
 const (
 	triFalse tri = iota
-	triTrue
 	triInvalid
+	triTrue
 )
 
 func triOf(b bool) tri {

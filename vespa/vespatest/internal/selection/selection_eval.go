@@ -15,27 +15,9 @@ type orNode struct{ l, r selNode }
 type andNode struct{ l, r selNode }
 type notNode struct{ n selNode }
 
-func (n orNode) eval(d *selDoc) tri {
-	a, b := n.l.eval(d), n.r.eval(d)
-	switch {
-	case a == triTrue || b == triTrue:
-		return triTrue
-	case a == triInvalid || b == triInvalid:
-		return triInvalid
-	}
-	return triFalse
-}
+func (n orNode) eval(d *selDoc) tri { return max(n.l.eval(d), n.r.eval(d)) }
 
-func (n andNode) eval(d *selDoc) tri {
-	a, b := n.l.eval(d), n.r.eval(d)
-	switch {
-	case a == triFalse || b == triFalse:
-		return triFalse
-	case a == triInvalid || b == triInvalid:
-		return triInvalid
-	}
-	return triTrue
-}
+func (n andNode) eval(d *selDoc) tri { return min(n.l.eval(d), n.r.eval(d)) }
 
 func (n notNode) eval(d *selDoc) tri {
 	switch n.n.eval(d) {
@@ -224,25 +206,10 @@ func (n arithNode) values(d *selDoc) (any, bool) {
 	li, lInt := l.(int64)
 	ri, rInt := r.(int64)
 	if lInt && rInt {
-		switch n.op {
-		case '+':
-			return li + ri, true
-		case '-':
-			return li - ri, true
-		case '*':
-			return li * ri, true
-		case '/':
-			if ri == 0 {
-				return nil, false
-			}
-			return li / ri, true
-		case '%':
-			if ri == 0 {
-				return nil, false
-			}
-			return li % ri, true
+		if ri == 0 && (n.op == '/' || n.op == '%') {
+			return nil, false
 		}
-		return nil, false
+		return arith(n.op, li, ri, func(a, b int64) int64 { return a % b })
 	}
 	lf, ok := toFloat(l)
 	if !ok {
@@ -252,17 +219,22 @@ func (n arithNode) values(d *selDoc) (any, bool) {
 	if !ok {
 		return nil, false
 	}
-	switch n.op {
+	return arith(n.op, lf, rf, math.Mod)
+}
+
+// arith is a op b for the operators of arithNode; mod is the type's remainder (% or math.Mod).
+func arith[N int64 | float64](op byte, a, b N, mod func(N, N) N) (any, bool) {
+	switch op {
 	case '+':
-		return lf + rf, true
+		return a + b, true
 	case '-':
-		return lf - rf, true
+		return a - b, true
 	case '*':
-		return lf * rf, true
+		return a * b, true
 	case '/':
-		return lf / rf, true
+		return a / b, true
 	case '%':
-		return math.Mod(lf, rf), true
+		return mod(a, b), true
 	}
 	return nil, false
 }
@@ -306,13 +278,10 @@ func (n compareNode) eval(d *selDoc) tri {
 		return triInvalid
 	}
 	if list, isList := l.([]any); isList {
-		res := triFalse
+		res := triFalse // the or of the comparisons, ending at the first true
 		for _, e := range list {
-			switch n.compare(e, r) {
-			case triTrue:
-				return triTrue
-			case triInvalid:
-				res = triInvalid
+			if res = max(res, n.compare(e, r)); res == triTrue {
+				break
 			}
 		}
 		return res

@@ -38,6 +38,8 @@ func TestSelection_evaluates(t *testing.T) {
 		{"music.missing > 3", id, false},
 		{"not (music.missing > 3)", id, false}, // invalid stays invalid
 		{`music.tags == "b"`, id, true},
+		{`not music.tags == "z"`, id, true}, // no element matches: false
+		{`not music.tags > 3`, id, false},   // no element is comparable: invalid
 		{`music.ws == "x"`, id, true},
 		{`book.year == 2015`, id, false},
 		{`id == "id:ns:music:g=grp:key"`, id, true},
@@ -95,6 +97,11 @@ func TestSelection_arithmeticAndNow(t *testing.T) {
 		{"music.missing + 1 == 1", false}, // arithmetic on a missing field is invalid
 		{"not (music.missing + 1 == 1)", false},
 		{"music.year / 0 == 1", false},
+		{"not (music.year / 0 == 1)", false}, // integer division by zero is invalid
+		{"not (music.year % 0 == 1)", false},
+		{"music.score / 0 > 1000", true}, // float division by zero is infinite
+		{"music.score % 1 == 0.5", true},
+		{"music.year % 7 == 6", true},
 		{"music.year == 0x7df", true},
 		{"music.year == 03737", true}, // octal
 		{"music.year > -1", true},
@@ -142,4 +149,36 @@ func FuzzParseSelection(f *testing.F) {
 		}
 		_, _ = sel.Matches(id, []byte(`{"artist":"x","year":3}`))
 	})
+}
+
+// TestTri_logic spells out the three-valued tables of and, or and not (F false, I invalid,
+// T true): false wins an and, true wins an or, and otherwise invalid stays invalid.
+func TestTri_logic(t *testing.T) {
+	name := map[tri]string{triFalse: "F", triInvalid: "I", triTrue: "T"}
+	and := map[[2]tri]tri{
+		{triFalse, triFalse}: triFalse, {triFalse, triInvalid}: triFalse, {triFalse, triTrue}: triFalse,
+		{triInvalid, triFalse}: triFalse, {triInvalid, triInvalid}: triInvalid, {triInvalid, triTrue}: triInvalid,
+		{triTrue, triFalse}: triFalse, {triTrue, triInvalid}: triInvalid, {triTrue, triTrue}: triTrue,
+	}
+	or := map[[2]tri]tri{
+		{triFalse, triFalse}: triFalse, {triFalse, triInvalid}: triInvalid, {triFalse, triTrue}: triTrue,
+		{triInvalid, triFalse}: triInvalid, {triInvalid, triInvalid}: triInvalid, {triInvalid, triTrue}: triTrue,
+		{triTrue, triFalse}: triTrue, {triTrue, triInvalid}: triTrue, {triTrue, triTrue}: triTrue,
+	}
+	not := map[tri]tri{triFalse: triTrue, triInvalid: triInvalid, triTrue: triFalse}
+	for ab, want := range and {
+		if got := (andNode{constNode(ab[0]), constNode(ab[1])}).eval(nil); got != want {
+			t.Errorf("%s and %s = %s, want %s", name[ab[0]], name[ab[1]], name[got], name[want])
+		}
+	}
+	for ab, want := range or {
+		if got := (orNode{constNode(ab[0]), constNode(ab[1])}).eval(nil); got != want {
+			t.Errorf("%s or %s = %s, want %s", name[ab[0]], name[ab[1]], name[got], name[want])
+		}
+	}
+	for a, want := range not {
+		if got := (notNode{constNode(a)}).eval(nil); got != want {
+			t.Errorf("not %s = %s, want %s", name[a], name[got], name[want])
+		}
+	}
 }
