@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/govespa/govespa/internal/feedgen"
+	"github.com/govespa/govespa/internal/feedrig"
 	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/feed"
@@ -37,13 +37,13 @@ func benchFields(vector bool) []byte {
 	if !vector {
 		return []byte(`{"title":"A Head Full of Dreams","artist":"Coldplay","year":2015,"album":"A Head Full of Dreams (Deluxe)","tags":["pop","rock"]}`)
 	}
-	return feedgen.VectorFields()
+	return feedrig.LargeFields()
 }
 
 // newSink starts a trivial /document/v1 server (HTTP/1.1 and h2c) that
 // answers every request with 200 at once.
 func newSink(b *testing.B) string {
-	return testutil.H2CServer(b, feedgen.SinkHandler()).URL
+	return testutil.H2CServer(b, feedrig.Sink).URL
 }
 
 // floorFeed puts n documents with benchInflight goroutines over

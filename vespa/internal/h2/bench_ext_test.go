@@ -17,7 +17,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/govespa/govespa/internal/feedgen"
+	"github.com/govespa/govespa/internal/feedrig"
 	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/internal/h2"
 )
@@ -25,14 +25,14 @@ import (
 // benchSink starts a /document/v1 server (HTTP/1.1 and h2c) that answers
 // every request with 200 at once.
 func benchSink(b *testing.B) string {
-	return testutil.H2CServer(b, feedgen.SinkHandler()).URL
+	return testutil.H2CServer(b, feedrig.Sink).URL
 }
 
 func benchBody(size string) []byte {
 	if size == "150B" {
 		return []byte(`{"fields":{"title":"A Head Full of Dreams","artist":"Coldplay","year":2015,"album":"A Head Full of Dreams (Deluxe)","tags":["pop","rock"]}}`)
 	}
-	body := append([]byte(`{"fields":`), feedgen.VectorFields()...)
+	body := append([]byte(`{"fields":`), feedrig.LargeFields()...)
 	return append(body, '}')
 }
 
