@@ -254,9 +254,7 @@ func TestClient_ResetAfterStatusLine(t *testing.T) {
 		})
 	}
 	t.Run("a refused connection is retried even for an increment", func(t *testing.T) {
-		ln, _ := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
-		addr := ln.Addr().String()
-		ln.Close() // nothing listens there now
+		addr := testutil.FreeLoopbackAddr(t) // nothing listens there
 		var dials atomic.Int64
 		c := newTestClient(t, "http://"+addr, vespa.WithRetryPolicy(fastSyncPolicy.WithMaxAttempts(3).WithOnRetry(func(retries.Outcome, time.Duration) { dials.Add(1) })))
 		_, err := c.Update(ctx, testID, vespa.NewUpdate().Increment("n", 1), vespa.OperationOptions{})
@@ -368,9 +366,7 @@ func TestWithTransportWrapper_Invalid(t *testing.T) {
 }
 
 func TestClient_TransportErrorsDoNotRepeatTheQuery(t *testing.T) {
-	ln, _ := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testutil.FreeLoopbackAddr(t)
 	c := newTestClient(t, "http://"+addr, vespa.WithRetryAttempts(1))
 	_, err := c.RemoveWhere(context.Background(), vespa.SelectionRequest{Selection: "music.secret == 'hidden-value'", DocType: "music", Namespace: "ns", Cluster: "c"})
 	if err == nil {
