@@ -257,7 +257,7 @@ func TestClient_ResetAfterStatusLine(t *testing.T) {
 		addr := testutil.FreeLoopbackAddr(t) // nothing listens there
 		var dials atomic.Int64
 		c := newTestClient(t, "http://"+addr, vespa.WithRetryPolicy(fastSyncPolicy.WithMaxAttempts(3).WithOnRetry(func(retries.Outcome, time.Duration) { dials.Add(1) })))
-		_, err := c.Update(ctx, testID, vespa.NewUpdate().Increment("n", 1), vespa.OperationOptions{})
+		_, err := c.Update(t.Context(), testID, vespa.NewUpdate().Increment("n", 1), vespa.OperationOptions{})
 		if err == nil || dials.Load() != 2 {
 			t.Errorf("%d retries (%v), want 2: nothing reached a server", dials.Load(), err)
 		}
