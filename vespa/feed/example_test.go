@@ -12,8 +12,9 @@ import (
 )
 
 // newExampleFeeder starts an emulator and returns a feeder of a client of
-// it, made as ExampleFeeder makes them, and a function that closes the
-// client and the emulator. The caller closes the feeder.
+// it, made as ExampleFeeder_Close makes them (the README shows that one in
+// full), and a function that closes the client and the emulator. The caller
+// closes the feeder.
 func newExampleFeeder() (*feed.Feeder, *vespatest.Server, func()) {
 	srv := vespatest.NewServer()
 	client, err := vespa.NewClient(srv.URL())
@@ -123,8 +124,17 @@ func ExampleFeeder_FeedReader() {
 
 // Enqueuing single operations and waiting for them with Close.
 func ExampleFeeder_Close() {
-	f, srv, closeAll := newExampleFeeder()
-	defer closeAll()
+	srv := vespatest.NewServer()
+	defer srv.Close()
+	client, err := vespa.NewClient(srv.URL())
+	if err != nil {
+		panic(err)
+	}
+	defer client.Close()
+	f, err := feed.New(client, feed.Config{})
+	if err != nil {
+		panic(err)
+	}
 	ctx := context.Background()
 	for i := range 100 {
 		id := vespa.MustParseDocumentID(fmt.Sprintf("id:mynamespace:music::%d", i))
