@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/retries"
 )
@@ -186,14 +187,9 @@ func TestClient_LoggerGetsRequestsWithoutSecrets(t *testing.T) {
 }
 
 func TestClient_HTTPVersions(t *testing.T) {
-	h2c := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h2c := testutil.H2CServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"pathId":"%s","proto":%d}`, r.URL.Path, r.ProtoMajor)
 	}))
-	h2c.Config.Protocols = new(http.Protocols)
-	h2c.Config.Protocols.SetHTTP1(true)
-	h2c.Config.Protocols.SetUnencryptedHTTP2(true)
-	h2c.Start()
-	defer h2c.Close()
 
 	tlsSrv := httptest.NewUnstartedServer(h2c.Config.Handler)
 	tlsSrv.EnableHTTP2 = true

@@ -1,12 +1,12 @@
 package vespa
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 
+	"github.com/govespa/govespa/vespa/internal/jsonobj"
 	"github.com/govespa/govespa/vespa/internal/wire"
 	"github.com/govespa/govespa/vespa/retries"
 )
@@ -168,7 +168,7 @@ func updateIdempotent(body []byte) bool {
 
 // putBody returns {"fields": <fields>}.
 func putBody(fields any) ([]byte, error) {
-	raw, err := objectJSON(fields, "fields", "the fields are not a JSON object")
+	raw, err := jsonobj.Encode(fields, fieldsWords)
 	if err != nil {
 		return nil, err
 	}
@@ -186,32 +186,20 @@ func updateBody(update any) ([]byte, error) {
 	case Update:
 		return u.MarshalJSON()
 	}
-	return objectJSON(update, "update", "the update is not a JSON object")
+	return jsonobj.Encode(update, updateWords)
 }
 
-// objectJSON returns v as the JSON of an object: raw JSON (json.RawMessage,
-// []byte) as given less surrounding space, anything else as encoding/json
-// writes it. name words the errors of a nil or unencodable v, notObject is
-// the error's text when the JSON is not an object.
-func objectJSON(v any, name, notObject string) ([]byte, error) {
-	var raw []byte
-	switch x := v.(type) {
-	case nil:
-		return nil, errors.New("nil " + name)
-	case json.RawMessage:
-		raw = x
-	case []byte:
-		raw = x
-	default:
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, fmt.Errorf("encoding %s: %w", name, err)
-		}
-		raw = b
+// fieldsWords and updateWords word the errors of a put's fields and an
+// update's field updates.
+var (
+	fieldsWords = jsonobj.Words{
+		Nil:       "nil fields",
+		NotObject: "the fields are not a JSON object",
+		Encoding:  func(_ any, err error) error { return fmt.Errorf("encoding fields: %w", err) },
 	}
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' || !json.Valid(raw) {
-		return nil, errors.New(notObject)
+	updateWords = jsonobj.Words{
+		Nil:       "nil update",
+		NotObject: "the update is not a JSON object",
+		Encoding:  func(_ any, err error) error { return fmt.Errorf("encoding update: %w", err) },
 	}
-	return raw, nil
-}
+)

@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -113,7 +112,7 @@ func TestClient_HTTPClientNeverTakesCredentialsElsewhere(t *testing.T) {
 
 	t.Run("a same-origin redirect through a following client is refused too", func(t *testing.T) {
 		var gets atomic.Int64
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodGet {
 				gets.Add(1)
 				_, _ = io.WriteString(w, docAnswer)
@@ -121,8 +120,6 @@ func TestClient_HTTPClientNeverTakesCredentialsElsewhere(t *testing.T) {
 			}
 			http.Redirect(w, r, "/elsewhere", http.StatusMovedPermanently)
 		}))
-		defer srv.Close()
-		c := newTestClient(t, srv.URL)
 		hc := &http.Client{Transport: c.HTTPClient().Transport} // follows redirects: a POST becomes a GET
 		_, err := c.SendOnce(context.Background(), hc, vespa.OpPut, testID, []byte(`{"fields":{}}`), vespa.OperationOptions{})
 		if err == nil || gets.Load() != 0 {
@@ -167,11 +164,9 @@ func TestClient_TwoHundredThatIsNotVespa(t *testing.T) {
 	}
 	for name, body := range bodies {
 		t.Run(name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				_, _ = io.WriteString(w, body)
 			}))
-			defer srv.Close()
-			c := newTestClient(t, srv.URL)
 			_, err := c.Put(context.Background(), testID, map[string]any{"title": "x"}, vespa.OperationOptions{})
 			if !errors.Is(err, vespa.ErrMalformedResponse) {
 				t.Fatalf("got %v, want ErrMalformedResponse", err)
@@ -185,7 +180,7 @@ func TestClient_TwoHundredThatIsNotVespa(t *testing.T) {
 
 func TestClient_HugeAnswerIsNotAllocated(t *testing.T) {
 	const size = 1 << 30
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", fmt.Sprint(size))
 		chunk := []byte(`{"pathId":"/document/v1/ns/music/docid/a","fields":{"blob":"` + strings.Repeat("x", 1<<16))
 		for sent := 0; sent < size; sent += len(chunk) {
@@ -193,38 +188,26 @@ func TestClient_HugeAnswerIsNotAllocated(t *testing.T) {
 				return // the client hung up: good
 			}
 		}
-	}))
-	defer srv.Close()
-	c := newTestClient(t, srv.URL, vespa.WithDocumentLimit(8<<20))
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, err := c.Get(context.Background(), testID, vespa.OperationOptions{})
-	runtime.ReadMemStats(&after)
+	}), vespa.WithDocumentLimit(8<<20))
+	var err error
+	got := testutil.AllocatedBy(func() { _, err = c.Get(context.Background(), testID, vespa.OperationOptions{}) })
 	if !errors.Is(err, vespa.ErrResponseTooLarge) {
 		t.Fatalf("got %v, want ErrResponseTooLarge", err)
 	}
-	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+	if got > 64<<20 {
 		t.Errorf("a 1 GiB answer allocated %d MiB with a limit of 8 MiB", got>>20)
 	}
 }
 
 func TestClient_LyingContentLength(t *testing.T) {
-	url := testutil.RawServer(t, func(conn net.Conn) {
-		defer conn.Close()
-		if _, err := testutil.ReadRequest(conn); err != nil {
-			return
-		}
-		_, _ = io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1073741824\r\n\r\n"+docAnswer)
-	})
+	url := testutil.ShortAnswerServer(t, 1<<30, docAnswer)
 	c := newTestClient(t, url, vespa.WithRetryAttempts(1))
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, err := c.Get(context.Background(), testID, vespa.OperationOptions{})
-	runtime.ReadMemStats(&after)
+	var err error
+	got := testutil.AllocatedBy(func() { _, err = c.Get(context.Background(), testID, vespa.OperationOptions{}) })
 	if err == nil || !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Fatalf("got %v, want the body cut short", err)
 	}
-	if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+	if got > 16<<20 {
 		t.Errorf("a 66-byte answer claiming 1 GiB allocated %d MiB", got>>20)
 	}
 }
@@ -271,12 +254,10 @@ func TestClient_ResetAfterStatusLine(t *testing.T) {
 		})
 	}
 	t.Run("a refused connection is retried even for an increment", func(t *testing.T) {
-		ln, _ := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
-		addr := ln.Addr().String()
-		ln.Close() // nothing listens there now
+		addr := testutil.FreeLoopbackAddr(t) // nothing listens there
 		var dials atomic.Int64
 		c := newTestClient(t, "http://"+addr, vespa.WithRetryPolicy(fastSyncPolicy.WithMaxAttempts(3).WithOnRetry(func(retries.Outcome, time.Duration) { dials.Add(1) })))
-		_, err := c.Update(ctx, testID, vespa.NewUpdate().Increment("n", 1), vespa.OperationOptions{})
+		_, err := c.Update(t.Context(), testID, vespa.NewUpdate().Increment("n", 1), vespa.OperationOptions{})
 		if err == nil || dials.Load() != 2 {
 			t.Errorf("%d retries (%v), want 2: nothing reached a server", dials.Load(), err)
 		}
@@ -359,12 +340,10 @@ func TestClient_DeadlineInRetryWaitKeepsTheCause(t *testing.T) {
 
 func TestClient_PerCallHeaders(t *testing.T) {
 	var got http.Header
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got = r.Header.Clone()
 		_, _ = io.WriteString(w, docAnswer)
-	}))
-	defer srv.Close()
-	c := newTestClient(t, srv.URL, vespa.WithToken("tok"))
+	}), vespa.WithToken("tok"))
 	_, err := c.Put(context.Background(), testID, map[string]any{"a": 1}, vespa.OperationOptions{
 		Header: http.Header{"X-Request-Id": {"r-1"}, "Authorization": {"Bearer other"}},
 	})
@@ -387,9 +366,7 @@ func TestWithTransportWrapper_Invalid(t *testing.T) {
 }
 
 func TestClient_TransportErrorsDoNotRepeatTheQuery(t *testing.T) {
-	ln, _ := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testutil.FreeLoopbackAddr(t)
 	c := newTestClient(t, "http://"+addr, vespa.WithRetryAttempts(1))
 	_, err := c.RemoveWhere(context.Background(), vespa.SelectionRequest{Selection: "music.secret == 'hidden-value'", DocType: "music", Namespace: "ns", Cluster: "c"})
 	if err == nil {
@@ -414,7 +391,7 @@ func TestHealth_HostileAnswers(t *testing.T) {
 		"an initializing up": {503, `{"status":{"code":"initializing"}}`, vespa.ErrNotReady},
 	} {
 		t.Run(name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if tc.status == 302 {
 					http.Redirect(w, r, "https://login.example/", tc.status)
 					return
@@ -422,8 +399,7 @@ func TestHealth_HostileAnswers(t *testing.T) {
 				w.WriteHeader(tc.status)
 				_, _ = io.WriteString(w, tc.body)
 			}))
-			defer srv.Close()
-			if err := newTestClient(t, srv.URL).Health(context.Background()); !errors.Is(err, tc.want) {
+			if err := c.Health(context.Background()); !errors.Is(err, tc.want) {
 				t.Errorf("got %v, want %v", err, tc.want)
 			}
 		})

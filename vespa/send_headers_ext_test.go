@@ -25,12 +25,8 @@ func TestSendOnce_HeadersOfEachRequest(t *testing.T) {
 			return base.RoundTrip(r)
 		})
 	}
-	c, err := vespa.NewClient(srv.URL(), vespa.WithHTTPVersion(vespa.HTTP2), vespa.WithUserAgent("ua/1"),
+	c := newTestClient(t, srv.URL(), vespa.WithHTTPVersion(vespa.HTTP2), vespa.WithUserAgent("ua/1"),
 		vespa.WithHeader("X-Fixed", "f"), vespa.WithTransportWrapper(record))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	ctx := context.Background()
 	id := vespa.MustParseDocumentID("id:ns:music::h")
 	body := []byte(`{"fields":{"title":"x"}}`)

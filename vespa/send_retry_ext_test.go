@@ -18,11 +18,7 @@ var fastSyncPolicy = retries.SyncRequest.WithWait(retries.WaitNone())
 
 func TestSyncOperations_RetryDroppedConnection(t *testing.T) {
 	srv := vespatest.NewTestServer(t)
-	c, err := vespa.NewClient(srv.URL(), vespa.WithRetryPolicy(fastSyncPolicy), vespa.WithHTTPVersion(vespa.HTTP1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newTestClient(t, srv.URL(), vespa.WithRetryPolicy(fastSyncPolicy), vespa.WithHTTPVersion(vespa.HTTP1))
 	ctx := context.Background()
 	id := vespa.MustParseDocumentID("id:ns:music::dropped")
 
@@ -41,15 +37,11 @@ func TestSyncOperations_RetryDroppedConnection(t *testing.T) {
 
 func TestSendOnce_TransportErrorKeepsURLErrorWithoutURLText(t *testing.T) {
 	srv := vespatest.NewTestServer(t)
-	c, err := vespa.NewClient(srv.URL(), vespa.WithHTTPVersion(vespa.HTTP1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newTestClient(t, srv.URL(), vespa.WithHTTPVersion(vespa.HTTP1))
 	srv.ScriptFaults(vespatest.OpGet, vespatest.FaultDrop())
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err = c.SendOnce(ctx, nil, vespa.OpGet, vespa.MustParseDocumentID("id:ns:music::a"), nil, vespa.OperationOptions{})
+	_, err := c.SendOnce(ctx, nil, vespa.OpGet, vespa.MustParseDocumentID("id:ns:music::a"), nil, vespa.OperationOptions{})
 	if err == nil {
 		t.Fatal("SendOnce after a dropped connection returned no error")
 	}

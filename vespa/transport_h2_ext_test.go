@@ -48,11 +48,7 @@ func TestHTTP2Transport_Selection(t *testing.T) {
 				wrapped = append(wrapped, w)
 				return w
 			})
-			c, err := vespa.NewClient(srv.URL(), append(tc.opts, wrap)...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := newTestClient(t, srv.URL(), append(tc.opts, wrap)...)
 			id := vespa.DocumentID{Namespace: "ns", DocType: "music", UserSpecific: "a"}
 			if _, err := c.Put(context.Background(), id, []byte(`{"title":"Yellow"}`), vespa.OperationOptions{}); err != nil {
 				t.Fatal(err)

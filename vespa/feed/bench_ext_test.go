@@ -14,13 +14,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/feedrig"
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/feed"
 	"github.com/govespa/govespa/vespa/vespatest"
@@ -37,32 +37,13 @@ func benchFields(vector bool) []byte {
 	if !vector {
 		return []byte(`{"title":"A Head Full of Dreams","artist":"Coldplay","year":2015,"album":"A Head Full of Dreams (Deluxe)","tags":["pop","rock"]}`)
 	}
-	var b strings.Builder
-	b.WriteString(`{"title":"A Head Full of Dreams","embedding":{"values":[`)
-	for i := range 384 {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, "%.6f", float64(i%97)/97-0.5)
-	}
-	b.WriteString(`]}}`)
-	return []byte(b.String())
+	return feedrig.LargeFields()
 }
 
 // newSink starts a trivial /document/v1 server (HTTP/1.1 and h2c) that
 // answers every request with 200 at once.
 func newSink(b *testing.B) string {
-	s := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"pathId":"/document/v1/ns/music/docid/x","id":"id:ns:music::x"}`)
-	}))
-	s.Config.Protocols = new(http.Protocols)
-	s.Config.Protocols.SetHTTP1(true)
-	s.Config.Protocols.SetUnencryptedHTTP2(true)
-	s.Start()
-	b.Cleanup(s.Close)
-	return s.URL
+	return testutil.H2CServer(b, feedrig.Sink).URL
 }
 
 // floorFeed puts n documents with benchInflight goroutines over

@@ -11,6 +11,26 @@ import (
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
+// newExampleFeeder starts an emulator and returns a feeder of a client of
+// it, made as ExampleFeeder_Close makes them (the README shows that one in
+// full), and a function that closes the client and the emulator. The caller
+// closes the feeder.
+func newExampleFeeder() (*feed.Feeder, *vespatest.Server, func()) {
+	srv := vespatest.NewServer()
+	client, err := vespa.NewClient(srv.URL())
+	if err != nil {
+		panic(err)
+	}
+	f, err := feed.New(client, feed.Config{})
+	if err != nil {
+		panic(err)
+	}
+	return f, srv, func() {
+		client.Close()
+		srv.Close()
+	}
+}
+
 // A Feeder sends many operations at once and reports exactly one outcome for
 // each; here the emulator answers the first put with 429 (overload), which
 // the feeder retries under retries.Feed, and the update with 412.
@@ -153,17 +173,8 @@ func ExampleReader() {
 // message offset that a consumer commits once its document is stored, and a
 // typed put and a builder update.
 func ExampleOperation_done() {
-	srv := vespatest.NewServer()
-	defer srv.Close()
-	client, err := vespa.NewClient(srv.URL())
-	if err != nil {
-		panic(err)
-	}
-	defer client.Close()
-	f, err := feed.New(client, feed.Config{})
-	if err != nil {
-		panic(err)
-	}
+	f, srv, closeAll := newExampleFeeder()
+	defer closeAll()
 	ctx := context.Background()
 	type song struct {
 		Title string `json:"title"`

@@ -2,11 +2,11 @@ package feed
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/internal/jsonobj"
 )
 
 // ErrInvalidOperation is matched (errors.Is) by the error of [Feeder.Enqueue]
@@ -44,18 +44,12 @@ func (op *Operation) check() error {
 		return invalid(op, "%s: %w", opName(op.Kind), err)
 	}
 	if op.Fields != nil && op.body == nil {
-		if !isJSONObject(op.Fields) {
+		if !jsonobj.IsObject(op.Fields) {
 			return invalid(op, "%s of %s: the fields are not a JSON object", opName(op.Kind), op.ID)
 		}
 	}
 	op.checked = true
 	return nil
-}
-
-// isJSONObject reports whether b is one valid JSON object.
-func isJSONObject(b []byte) bool {
-	b = bytes.TrimSpace(b)
-	return len(b) > 0 && b[0] == '{' && json.Valid(b)
 }
 
 // NewPut returns the put of id with fields, for [Feeder.Enqueue] (to set
@@ -65,7 +59,7 @@ func isJSONObject(b []byte) bool {
 // error matching [ErrInvalidOperation]; the ID is checked by Enqueue.
 func NewPut(id vespa.DocumentID, fields any) (Operation, error) {
 	op := Operation{Kind: vespa.OpPut, ID: id}
-	raw, err := encodeObject(fields)
+	raw, err := jsonobj.Encode(fields, objectWords)
 	if err != nil {
 		return op, invalid(&op, "put of %s: %v", id, err)
 	}
@@ -92,7 +86,7 @@ func NewUpdate(id vespa.DocumentID, update any) (Operation, error) {
 		body, err = u.MarshalJSON()
 	default:
 		var raw []byte
-		if raw, err = encodeObject(update); err == nil {
+		if raw, err = jsonobj.Encode(update, objectWords); err == nil {
 			body = wrapFields(raw)
 		}
 	}
@@ -113,26 +107,9 @@ func (op *Operation) setBody(body []byte) {
 	op.Fields = body[len(fieldsPrefix) : len(body)-len(fieldsSuffix)]
 }
 
-// encodeObject returns v as a JSON object: json.RawMessage and []byte as
-// they are, other values through encoding/json.
-func encodeObject(v any) ([]byte, error) {
-	var raw []byte
-	switch x := v.(type) {
-	case nil:
-		return nil, errors.New("nil fields")
-	case json.RawMessage:
-		raw = x
-	case []byte:
-		raw = x
-	default:
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, fmt.Errorf("encoding %T: %w", v, err)
-		}
-		raw = b
-	}
-	if !isJSONObject(raw) {
-		return nil, errors.New("the fields are not a JSON object")
-	}
-	return bytes.TrimSpace(raw), nil
+// objectWords word the errors of the fields of a put or an update.
+var objectWords = jsonobj.Words{
+	Nil:       "nil fields",
+	NotObject: "the fields are not a JSON object",
+	Encoding:  func(v any, err error) error { return fmt.Errorf("encoding %T: %w", v, err) },
 }

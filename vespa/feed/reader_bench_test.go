@@ -6,29 +6,21 @@ import (
 	"io"
 	"strconv"
 	"testing"
+
+	"github.com/govespa/govespa/internal/feedrig"
 )
 
-// benchFeedFile returns n JSONL puts shaped as internal/cmd/feedcmp writes
-// them: about 150 bytes each, or about 4 KB with a 384-float embedding.
+// benchFeedFile returns n JSONL puts as internal/cmd/feedcmp writes them
+// (feedrig's documents): about 150 bytes each, or about 4 KB with a
+// 384-float embedding.
 func benchFeedFile(n int, large bool) []byte {
-	fields := []byte(`{"title":"A Head Full of Dreams","artist":"Coldplay","year":2015,"album":"A Head Full of Dreams (Deluxe)"}`)
+	fields := feedrig.SmallFields()
 	if large {
-		fields = []byte(`{"title":"A Head Full of Dreams","embedding":{"values":[`)
-		for i := range 384 {
-			if i > 0 {
-				fields = append(fields, ',')
-			}
-			fields = strconv.AppendFloat(fields, float64(i%97)/97-0.5, 'f', 6, 64)
-		}
-		fields = append(fields, "]}}"...)
+		fields = feedrig.LargeFields()
 	}
 	var b []byte
 	for i := range n {
-		b = append(b, `{"put":"id:ns:music::d`...)
-		b = strconv.AppendInt(b, int64(i), 10)
-		b = append(b, `","fields":`...)
-		b = append(b, fields...)
-		b = append(b, "}\n"...)
+		b = feedrig.AppendPut(b, int64(i), fields)
 	}
 	return b
 }

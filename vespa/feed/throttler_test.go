@@ -89,23 +89,25 @@ func TestThrottler_JumpsUpWhenTheHighestBucketIsBest(t *testing.T) {
 	}
 }
 
+// wantLimit fails t unless th's limit is want; after says what came before.
+func wantLimit(t *testing.T, th *throttler, want int, after string) {
+	t.Helper()
+	if l := th.limit(); l != want {
+		t.Errorf("limit %s is %d, want %d", after, l, want)
+	}
+}
+
 func TestThrottler_BacksOffWhenThrottled(t *testing.T) {
 	th, _ := newTestThrottler(16, 1024, 0.5)
 	th.target.Store(800)
 	th.throttled(600)
-	if l := th.limit(); l != 300 {
-		t.Errorf("limit after a 429 with 600 in flight is %d, want 300", l)
-	}
+	wantLimit(t, th, 300, "after a 429 with 600 in flight")
 	th.throttled(10)
-	if l := th.limit(); l != 16 {
-		t.Errorf("limit %d, want the minimum 16", l)
-	}
+	wantLimit(t, th, 16, "after a 429 with 10 in flight (the minimum)")
 	for range 100 {
 		th.success()
 	}
-	if l := th.limit(); l != 26 {
-		t.Errorf("limit after 100 successes is %d, want 16 + 10", l)
-	}
+	wantLimit(t, th, 26, "after 100 successes (16 + 10)")
 }
 
 // Vespa's Java feed client (StaticThrottler.throttled, called by
@@ -121,13 +123,9 @@ func TestThrottler_ABurstOf429sBacksOffToHalfTheInflightOnce(t *testing.T) {
 	for range 50 {
 		th.throttled(600)
 	}
-	if l := th.limit(); l != 300 {
-		t.Errorf("limit after 50 429s with 600 in flight is %d, want 300 (half of 600, once)", l)
-	}
+	wantLimit(t, th, 300, "after 50 429s with 600 in flight (half of 600, once)")
 	th.throttled(300)
-	if l := th.limit(); l != 150 {
-		t.Errorf("limit after a 429 with 300 in flight is %d, want 150", l)
-	}
+	wantLimit(t, th, 150, "after a 429 with 300 in flight")
 
 	// 5 % 429s with in flight at the limit: Java's arithmetic ends at the
 	// minimum too.

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/feed"
 	"github.com/govespa/govespa/vespa/vespatest"
@@ -21,15 +21,10 @@ import (
 func hangingServer(t *testing.T) (string, *atomic.Int64) {
 	t.Helper()
 	var n atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := testutil.H2CServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
 		<-r.Context().Done()
 	}))
-	srv.Config.Protocols = new(http.Protocols)
-	srv.Config.Protocols.SetHTTP1(true)
-	srv.Config.Protocols.SetUnencryptedHTTP2(true)
-	srv.Start()
-	t.Cleanup(srv.Close)
 	return srv.URL, &n
 }
 
@@ -75,7 +70,7 @@ func TestFeeder_AnAttemptEndsAtTheOperationDeadline(t *testing.T) {
 
 func TestFeeder_CancellingOneEnqueueContextLeavesTheOthersAttempts(t *testing.T) {
 	var got atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := testutil.H2CServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got.Add(1)
 		select {
 		case <-time.After(300 * time.Millisecond):
@@ -85,11 +80,6 @@ func TestFeeder_CancellingOneEnqueueContextLeavesTheOthersAttempts(t *testing.T)
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"pathId":"/document/v1/ns/music/docid/x","id":"id:ns:music::x"}`))
 	}))
-	srv.Config.Protocols = new(http.Protocols)
-	srv.Config.Protocols.SetHTTP1(true)
-	srv.Config.Protocols.SetUnencryptedHTTP2(true)
-	srv.Start()
-	t.Cleanup(srv.Close)
 
 	var rec recorder
 	// One connection and one worker at a time at most four: the attempts

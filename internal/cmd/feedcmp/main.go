@@ -20,8 +20,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,6 +29,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/internal/cli"
+	"github.com/govespa/govespa/internal/feedrig"
 )
 
 func main() {
@@ -84,11 +83,8 @@ func compare(ctx context.Context, cli, feedBin string, runs, small, large int, e
 	}
 	defer func() { _ = os.RemoveAll(dir) }()
 	if feedBin == "" {
-		feedBin = filepath.Join(dir, "feed")
-		build := exec.CommandContext(ctx, "go", "build", "-o", feedBin, "github.com/govespa/govespa/examples/feed") //nolint:gosec // G204: our own temporary directory
-		build.Stderr = stderr
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("building the feed command: %w", err)
+		if feedBin, err = feedrig.BuildFeed(ctx, dir, stderr); err != nil {
+			return err
 		}
 	}
 	url, stopSink, err := startSink(ctx, dir)
@@ -107,7 +103,11 @@ func compare(ctx context.Context, cli, feedBin string, runs, small, large int, e
 			continue
 		}
 		path := filepath.Join(dir, "feed.jsonl")
-		if err := writeFeed(path, set.n, set.large); err != nil {
+		fields := feedrig.SmallFields()
+		if set.large {
+			fields = feedrig.LargeFields()
+		}
+		if _, _, err := feedrig.WriteFeed(path, int64(set.n), 0, func(int64) []byte { return fields }); err != nil {
 			return err
 		}
 		var best [2]result
@@ -165,41 +165,6 @@ func runCmd(ctx context.Context, dir, bin string, args []string, stderr io.Write
 	return r, nil
 }
 
-// writeFeed writes n put operations, of ~150 B or ~4 KB each.
-func writeFeed(path string, n int, large bool) error {
-	fh, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(fh, 1<<20)
-	fields := []byte(`{"title":"A Head Full of Dreams","artist":"Coldplay","year":2015,"album":"A Head Full of Dreams (Deluxe)"}`)
-	if large {
-		fields = []byte(`{"title":"A Head Full of Dreams","embedding":{"values":[`)
-		for i := range 384 {
-			if i > 0 {
-				fields = append(fields, ',')
-			}
-			fields = strconv.AppendFloat(fields, float64(i%97)/97-0.5, 'f', 6, 64)
-		}
-		fields = append(fields, "]}}"...)
-	}
-	var line []byte
-	for i := range n {
-		line = append(line[:0], `{"put":"id:ns:music::d`...)
-		line = strconv.AppendInt(line, int64(i), 10)
-		line = append(line, `","fields":`...)
-		line = append(line, fields...)
-		line = append(line, "}\n"...)
-		if _, err := w.Write(line); err != nil {
-			return errors.Join(err, fh.Close())
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return errors.Join(err, fh.Close())
-	}
-	return fh.Close()
-}
-
 // startSink runs this program as the sink, in a process of its own, and
 // returns its URL.
 func startSink(ctx context.Context, dir string) (string, func(), error) {
@@ -229,34 +194,14 @@ func startSink(ctx context.Context, dir string) (string, func(), error) {
 	return strings.TrimSpace(line), stop, nil
 }
 
-// serveSink serves until interrupted, after printing its URL.
+// serveSink serves feedrig.Sink until interrupted, after printing its URL.
 func serveSink(ctx context.Context, stdout io.Writer) error {
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
+	url, stop, err := feedrig.Serve(ctx, feedrig.Sink)
 	if err != nil {
 		return err
 	}
-	answer := []byte(`{"pathId":"/document/v1/ns/music/docid/d0","id":"id:ns:music::d0"}`)
-	srv := &http.Server{
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			_, _ = io.Copy(io.Discard, r.Body)
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(answer)
-		}),
-		ReadHeaderTimeout: 10 * time.Second,
-		Protocols:         new(http.Protocols),
-	}
-	srv.Protocols.SetHTTP1(true)
-	srv.Protocols.SetUnencryptedHTTP2(true)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	fmt.Fprintf(stdout, "http://%s\n", ln.Addr())
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	return srv.Shutdown(sctx)
+	fmt.Fprintln(stdout, url)
+	<-ctx.Done()
+	stop()
+	return nil
 }

@@ -14,77 +14,55 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/govespa/govespa/internal/feedrig"
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/internal/h2"
 )
 
+// benchSink starts a /document/v1 server (HTTP/1.1 and h2c) that answers
+// every request with 200 at once.
 func benchSink(b *testing.B) string {
-	s := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"pathId":"/document/v1/ns/music/docid/x","id":"id:ns:music::x"}`)
-	}))
-	s.Config.Protocols = new(http.Protocols)
-	s.Config.Protocols.SetUnencryptedHTTP2(true)
-	s.Start()
-	b.Cleanup(s.Close)
-	return s.URL
+	return testutil.H2CServer(b, feedrig.Sink).URL
 }
 
 func benchBody(size string) []byte {
 	if size == "150B" {
 		return []byte(`{"fields":{"title":"A Head Full of Dreams","artist":"Coldplay","year":2015,"album":"A Head Full of Dreams (Deluxe)","tags":["pop","rock"]}}`)
 	}
-	var sb strings.Builder
-	sb.WriteString(`{"fields":{"title":"A Head Full of Dreams","embedding":{"values":[`)
-	for i := range 384 {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		fmt.Fprintf(&sb, "%.6f", float64(i%97)/97-0.5)
-	}
-	sb.WriteString(`]}}}`)
-	return []byte(sb.String())
+	body := append([]byte(`{"fields":`), feedrig.LargeFields()...)
+	return append(body, '}')
 }
 
 // postAll posts n bodies with 64 goroutines over the round trippers.
 func postAll(b *testing.B, rts []http.RoundTripper, base string, n int, body []byte) {
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	for g := range 64 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rt := rts[g%len(rts)]
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(n) {
-					return
-				}
-				url := base + "/document/v1/ns/music/docid/d" + fmt.Sprint(i)
-				req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, bytes.NewReader(body))
-				req.Header["Content-Type"] = []string{"application/json; charset=UTF-8"}
-				req.Header["User-Agent"] = []string{"govespa/bench"}
-				res, err := rt.RoundTrip(req)
-				if err != nil {
-					b.Error(err)
-					return
-				}
-				_, _ = io.Copy(io.Discard, res.Body)
-				res.Body.Close()
-				if res.StatusCode != http.StatusOK {
-					b.Errorf("status %d", res.StatusCode)
-					return
-				}
+	parallel(64, func(g int) {
+		rt := rts[g%len(rts)]
+		for {
+			i := next.Add(1) - 1
+			if i >= int64(n) {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			url := base + "/document/v1/ns/music/docid/d" + fmt.Sprint(i)
+			req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, bytes.NewReader(body))
+			req.Header["Content-Type"] = []string{"application/json; charset=UTF-8"}
+			req.Header["User-Agent"] = []string{"govespa/bench"}
+			res, err := rt.RoundTrip(req)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK {
+				b.Errorf("status %d", res.StatusCode)
+				return
+			}
+		}
+	})
 }
 
 func BenchmarkTransport(b *testing.B) {

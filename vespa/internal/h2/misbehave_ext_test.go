@@ -78,19 +78,13 @@ func TestRaw_TinyWindowsOneStream(t *testing.T) {
 		}
 	})
 	tr := newTransport(t, nil)
-	var wg sync.WaitGroup
-	for i := range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			body := []byte(fmt.Sprintf("%08d", i) + string(bytes.Repeat([]byte("b"), 1000)))
-			res, data := post(t, tr, srv.url+"/p", body)
-			if res.StatusCode != http.StatusOK || string(data) != fmt.Sprintf("1008 %08d", i) {
-				t.Errorf("request %d: %d %q", i, res.StatusCode, data)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(20, func(i int) {
+		body := []byte(fmt.Sprintf("%08d", i) + string(bytes.Repeat([]byte("b"), 1000)))
+		res, data := post(t, tr, srv.url+"/p", body)
+		if res.StatusCode != http.StatusOK || string(data) != fmt.Sprintf("1008 %08d", i) {
+			t.Errorf("request %d: %d %q", i, res.StatusCode, data)
+		}
+	})
 }
 
 // TestRaw_GoAwayMidFeed: the first connection takes six requests, sends
@@ -130,19 +124,13 @@ func TestRaw_GoAwayMidFeed(t *testing.T) {
 		}
 	})
 	tr := newTransport(t, nil)
-	var wg sync.WaitGroup
-	for i := range 12 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			path := "/doc/" + strconv.Itoa(i)
-			code, data, err := get(tr, context.Background(), srv.url+path)
-			if err != nil || code != 200 || data != path {
-				t.Errorf("%s: %d %q %v", path, code, data, err)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(12, func(i int) {
+		path := "/doc/" + strconv.Itoa(i)
+		code, data, err := get(tr, context.Background(), srv.url+path)
+		if err != nil || code != 200 || data != path {
+			t.Errorf("%s: %d %q %v", path, code, data, err)
+		}
+	})
 	if len(answered) != 12 {
 		t.Errorf("%d paths answered, want 12", len(answered))
 	}
@@ -220,22 +208,16 @@ func TestRaw_ConnectionLost(t *testing.T) {
 		}
 	})
 	tr := newTransport(t, nil)
-	var wg sync.WaitGroup
-	for range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, _, err := get(tr, context.Background(), srv.url+"/x")
-			var ce *h2.ConnError
-			if !errors.As(err, &ce) || !errors.Is(err, io.ErrUnexpectedEOF) || !retries.IsConnectionError(err) {
-				t.Errorf("err = %v, want a *ConnError that is a connection error", err)
-			}
-			if errors.Is(err, h2.ErrNotProcessed) {
-				t.Errorf("err = %v: a request the server received is not 'not processed'", err)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(3, func(_ int) {
+		_, _, err := get(tr, context.Background(), srv.url+"/x")
+		var ce *h2.ConnError
+		if !errors.As(err, &ce) || !errors.Is(err, io.ErrUnexpectedEOF) || !retries.IsConnectionError(err) {
+			t.Errorf("err = %v, want a *ConnError that is a connection error", err)
+		}
+		if errors.Is(err, h2.ErrNotProcessed) {
+			t.Errorf("err = %v: a request the server received is not 'not processed'", err)
+		}
+	})
 	if n := headers.Load(); n != 3 {
 		t.Errorf("the server saw %d requests, want 3 (none sent again)", n)
 	}
@@ -279,21 +261,11 @@ func TestRaw_PingAndCancel(t *testing.T) {
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
-	select {
-	case code := <-reset:
-		if code != http2.ErrCodeCancel {
-			t.Errorf("RST_STREAM %v, want CANCEL", code)
-		}
-	case <-time.After(5 * time.Second):
-		t.Error("no RST_STREAM after the cancel")
+	if code := within(t, reset, "no RST_STREAM after the cancel"); code != http2.ErrCodeCancel {
+		t.Errorf("RST_STREAM %v, want CANCEL", code)
 	}
-	select {
-	case d := <-pong:
-		if d != [8]byte{1, 2, 3, 4, 5, 6, 7, 8} {
-			t.Errorf("PING ACK %v", d)
-		}
-	case <-time.After(5 * time.Second):
-		t.Error("no PING ACK")
+	if d := within(t, pong, "no PING ACK"); d != [8]byte{1, 2, 3, 4, 5, 6, 7, 8} {
+		t.Errorf("PING ACK %v", d)
 	}
 }
 
@@ -321,11 +293,7 @@ func TestRaw_AnswerBeforeBody(t *testing.T) {
 	if res.StatusCode != http.StatusRequestEntityTooLarge || string(data) != "too large" {
 		t.Errorf("%d %q", res.StatusCode, data)
 	}
-	select {
-	case <-reset:
-	case <-time.After(5 * time.Second):
-		t.Error("no RST_STREAM for the unsent body")
-	}
+	within(t, reset, "no RST_STREAM for the unsent body")
 }
 
 // TestRaw_StopsReading: the server grants large windows and then stops
@@ -350,24 +318,12 @@ func TestRaw_StopsReading(t *testing.T) {
 		_ = tr.Close()
 	}()
 	ctx, cancel := context.WithCancel(context.Background())
-	errc := make(chan error, 1)
-	go func() {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.url+"/big", bytes.NewReader(make([]byte, 64<<20)))
-		res, err := tr.RoundTrip(req)
-		if err == nil {
-			res.Body.Close()
-		}
-		errc <- err
-	}()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.url+"/big", bytes.NewReader(make([]byte, 64<<20)))
+	errc := goRoundTrip(tr, req)
 	time.Sleep(200 * time.Millisecond) // the socket buffers fill
 	cancel()
-	select {
-	case err := <-errc:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("err = %v, want context.Canceled", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("RoundTrip did not return after the cancel")
+	if err := within(t, errc, "RoundTrip did not return after the cancel"); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
 	}
 }
 

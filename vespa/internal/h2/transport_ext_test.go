@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/internal/h2"
 	"github.com/govespa/govespa/vespa/retries"
 	"github.com/govespa/govespa/vespa/vespatest"
@@ -119,39 +120,71 @@ func checkEcho(t *testing.T, res answer, body []byte) {
 	}
 }
 
+// goRoundTrip sends req on a goroutine of its own and delivers the error of
+// its RoundTrip, closing the body of an answer.
+func goRoundTrip(rt http.RoundTripper, req *http.Request) <-chan error {
+	errc := make(chan error, 1)
+	go func() {
+		res, err := rt.RoundTrip(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		errc <- err
+	}()
+	return errc
+}
+
+// within returns what ch delivers, or fails t with what when nothing comes
+// within 5 s.
+func within[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(5 * time.Second):
+		t.Fatal(what)
+	}
+	var zero T
+	return zero
+}
+
+// parallel runs f(0) to f(n-1), each on a goroutine of its own, and
+// returns when all have returned.
+func parallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { f(i) })
+	}
+	wg.Wait()
+}
+
 func TestTransport_H2CConcurrent(t *testing.T) {
 	srv := h2cServer(t, echo, nil)
 	tr := newTransport(t, nil)
-	var wg sync.WaitGroup
 	errs := make(chan error, 400)
-	for g := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 50 {
-				body := []byte(fmt.Sprintf(`{"fields":{"g":%d,"i":%d}}`, g, i))
-				url := fmt.Sprintf("%s/document/v1/ns/music/docid/d%d-%d?timeout=1s", srv.URL, g, i)
-				req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, bytes.NewReader(body))
-				req.Header.Set("User-Agent", "h2-test")
-				res, err := tr.RoundTrip(req)
-				if err != nil {
-					errs <- err
-					return
-				}
-				_, _ = io.Copy(io.Discard, res.Body)
-				res.Body.Close()
-				sum := sha256.Sum256(body)
-				if res.Header.Get("X-Sum") != hex.EncodeToString(sum[:]) ||
-					res.Header.Get("X-Path") != fmt.Sprintf("/document/v1/ns/music/docid/d%d-%d?timeout=1s", g, i) ||
-					res.Header.Get("X-Agent") != "h2-test" ||
-					res.Header.Get("X-Content-Length") != strconv.Itoa(len(body)) {
-					errs <- fmt.Errorf("request %d/%d: the server saw %v", g, i, res.Header)
-					return
-				}
+	parallel(8, func(g int) {
+		for i := range 50 {
+			body := []byte(fmt.Sprintf(`{"fields":{"g":%d,"i":%d}}`, g, i))
+			url := fmt.Sprintf("%s/document/v1/ns/music/docid/d%d-%d?timeout=1s", srv.URL, g, i)
+			req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, bytes.NewReader(body))
+			req.Header.Set("User-Agent", "h2-test")
+			res, err := tr.RoundTrip(req)
+			if err != nil {
+				errs <- err
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			sum := sha256.Sum256(body)
+			if res.Header.Get("X-Sum") != hex.EncodeToString(sum[:]) ||
+				res.Header.Get("X-Path") != fmt.Sprintf("/document/v1/ns/music/docid/d%d-%d?timeout=1s", g, i) ||
+				res.Header.Get("X-Agent") != "h2-test" ||
+				res.Header.Get("X-Content-Length") != strconv.Itoa(len(body)) {
+				errs <- fmt.Errorf("request %d/%d: the server saw %v", g, i, res.Header)
+				return
+			}
+		}
+	})
 	close(errs)
 	for err := range errs {
 		t.Error(err)
@@ -165,19 +198,13 @@ func TestTransport_BodiesLargerThanWindows(t *testing.T) {
 	srv := h2cServer(t, echo, &http.HTTP2Config{MaxReceiveBufferPerStream: 1024, MaxReceiveBufferPerConnection: 64 << 10})
 	tr := newTransport(t, nil)
 	body := bytes.Repeat([]byte("0123456789"), 30_000)
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res, data := post(t, tr, srv.URL+"/big?n=5000000", body)
-			checkEcho(t, res, body)
-			if len(data) != 5_000_000 {
-				t.Errorf("read %d bytes, want 5000000", len(data))
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(4, func(_ int) {
+		res, data := post(t, tr, srv.URL+"/big?n=5000000", body)
+		checkEcho(t, res, body)
+		if len(data) != 5_000_000 {
+			t.Errorf("read %d bytes, want 5000000", len(data))
+		}
+	})
 }
 
 func TestTransport_MaxConcurrentStreams1(t *testing.T) {
@@ -197,17 +224,11 @@ func TestTransport_MaxConcurrentStreams1(t *testing.T) {
 	tr := newTransport(t, nil)
 	// The first request learns the limit from the server's SETTINGS.
 	post(t, tr, srv.URL, []byte("first"))
-	var wg sync.WaitGroup
-	for i := range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			body := []byte(strconv.Itoa(i))
-			res, _ := post(t, tr, srv.URL, body)
-			checkEcho(t, res, body)
-		}()
-	}
-	wg.Wait()
+	parallel(20, func(i int) {
+		body := []byte(strconv.Itoa(i))
+		res, _ := post(t, tr, srv.URL, body)
+		checkEcho(t, res, body)
+	})
 	if peak != 1 {
 		t.Errorf("the server had %d requests at once, want 1", peak)
 	}
@@ -244,20 +265,12 @@ func TestTransport_TLS(t *testing.T) {
 func TestTransport_MutualTLSEmulator(t *testing.T) {
 	srv := vespatest.NewServer(vespatest.WithClientCertificates())
 	t.Cleanup(srv.Close)
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(srv.CACertificatePEM())
 	certPEM, keyPEM := srv.ClientCertificatePEM()
-	cert, err := tls.X509KeyPair(certPEM, keyPEM)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := newTransport(t, &h2.Transport{TLSClientConfig: &tls.Config{
-		RootCAs: pool, Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12,
-	}})
+	tr := newTransport(t, &h2.Transport{TLSClientConfig: testutil.ClientTLSConfig(t, srv.CACertificatePEM(), certPEM, keyPEM)})
 	putGet(t, tr, srv.URL())
 
 	t.Run("without a client certificate", func(t *testing.T) {
-		tr := newTransport(t, &h2.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}})
+		tr := newTransport(t, &h2.Transport{TLSClientConfig: testutil.ClientTLSConfig(t, srv.CACertificatePEM(), nil, nil)})
 		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.URL()+"/state/v1/health", nil)
 		res, err := tr.RoundTrip(req)
 		if err == nil {
@@ -346,24 +359,12 @@ func TestTransport_CloseDuringDial(t *testing.T) {
 		<-ctx.Done() // a dial that never connects
 		return nil, ctx.Err()
 	}}
-	errc := make(chan error, 1)
-	go func() {
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://192.0.2.1/", nil)
-		res, err := tr.RoundTrip(req)
-		if err == nil {
-			res.Body.Close()
-		}
-		errc <- err
-	}()
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://192.0.2.1/", nil)
+	errc := goRoundTrip(tr, req)
 	<-dialing
 	_ = tr.Close()
-	select {
-	case err := <-errc:
-		if !errors.Is(err, h2.ErrClosed) {
-			t.Fatalf("err = %v, want ErrClosed", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("RoundTrip still dialling 5 s after Close")
+	if err := within(t, errc, "RoundTrip still dialling 5 s after Close"); !errors.Is(err, h2.ErrClosed) {
+		t.Fatalf("err = %v, want ErrClosed", err)
 	}
 }
 
@@ -408,11 +409,7 @@ func TestTransport_IdleConnTimeout(t *testing.T) {
 	t.Cleanup(s.Close)
 	tr := newTransport(t, &h2.Transport{IdleConnTimeout: 50 * time.Millisecond})
 	post(t, tr, s.URL, []byte("x"))
-	select {
-	case <-closed:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the idle connection was not closed")
-	}
+	within(t, closed, "the idle connection was not closed")
 	res, _ := post(t, tr, s.URL, []byte("again")) // a new connection
 	checkEcho(t, res, []byte("again"))
 }
