@@ -88,8 +88,14 @@ func TestClient_Put(t *testing.T) {
 		srv := newFakeVespa(t, nil)
 		c := newTestClient(t, srv.URL)
 		for _, f := range []any{nil, []int{1}, json.RawMessage(`{"a":`), "x", make(chan int)} {
-			if _, err := c.Put(context.Background(), testID, f, vespa.OperationOptions{}); err == nil {
-				t.Errorf("Put(%v) succeeded", f)
+			_, err := c.Put(context.Background(), testID, f, vespa.OperationOptions{})
+			var ve *vespa.Error
+			if !errors.As(err, &ve) || ve.Op != "put" || ve.ID != testID.String() || ve.Status != 0 {
+				t.Errorf("Put(%v) = %v, want a put *Error of %s", f, err, testID)
+			}
+			_, err = c.Update(context.Background(), testID, f, vespa.OperationOptions{})
+			if !errors.As(err, &ve) || ve.Op != "update" || ve.ID != testID.String() || ve.Status != 0 {
+				t.Errorf("Update(%v) = %v, want an update *Error of %s", f, err, testID)
 			}
 		}
 		if n := len(srv.requests()); n != 0 {
