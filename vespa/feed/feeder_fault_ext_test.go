@@ -113,13 +113,7 @@ func TestFeeder_FaultsAreRiddenOut(t *testing.T) {
 				t.Errorf("line %d failed: %v", o.Operation.Line, o.Err)
 			}
 		}
-		for id, os := range rec.byID {
-			for i := 1; i < len(os); i++ {
-				if os[i].Operation.Line <= os[i-1].Operation.Line {
-					t.Fatalf("%s: line %d finished after line %d", id, os[i].Operation.Line, os[i-1].Operation.Line)
-				}
-			}
-		}
+		rec.checkDocumentOrder(t)
 		s := f.Stats()
 		if s.Succeeded != n || s.Retries["429"] == 0 || s.Retries["503"] == 0 || s.Retries["transport"] == 0 {
 			t.Errorf("stats %+v", s)

@@ -186,13 +186,7 @@ func TestFeeder_SameDocumentOrderUnderRetries(t *testing.T) {
 				t.Errorf("line %d has %d outcomes", i, lines[i])
 			}
 		}
-		for id, os := range rec.byID {
-			for i := 1; i < len(os); i++ {
-				if os[i].Operation.Line <= os[i-1].Operation.Line {
-					t.Fatalf("%s: line %d finished after line %d", id, os[i].Operation.Line, os[i-1].Operation.Line)
-				}
-			}
-		}
+		rec.checkDocumentOrder(t)
 		if s := f.Stats(); s.Retries["503"] == 0 || s.Retries["429"] == 0 || s.Retries["transport"] == 0 {
 			t.Errorf("retries %v", s.Retries)
 		}
