@@ -13,6 +13,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/feed"
 	"github.com/govespa/govespa/vespa/retries"
@@ -111,7 +112,7 @@ func newHandlerFeeder(t *testing.T, h http.Handler, cfg feed.Config) *feed.Feede
 	if err != nil {
 		t.Fatal(err)
 	}
-	feed.SetTransportForTest(f, memTransport{h})
+	feed.SetTransportForTest(f, testutil.HandlerTransport{Handler: h})
 	return f
 }
 
