@@ -156,6 +156,12 @@ func TestHandler_UserQuery(t *testing.T) {
 		{[]string{"yql", yql(`{grammar:"all"}userInput(@q)`), "q", "dreams band"}, []string{"id:ns:music::b"}},
 		{[]string{"yql", yql(`userInput("heels")`)}, []string{"id:ns:music::c"}},
 		{[]string{"yql", yql(`{allowEmpty:true}userInput(@q)`), "q", ""}, nil},
+		// userInput under each operator: it is resolved at any depth.
+		{[]string{"yql", yql("year = 1985 or userInput(@q)"), "q", "band"}, []string{"id:ns:music::b", "id:ns:music::c"}},
+		{[]string{"yql", yql("year > 1985 and !userInput(@q)"), "q", "band"}, []string{"id:ns:music::a"}},
+		{[]string{"yql", yql("{targetHits:10}weakAnd(year = 2015, userInput(@q))"), "q", "band"}, []string{"id:ns:music::a", "id:ns:music::b"}},
+		{[]string{"yql", yql("rank(userInput(@q), year = 2015)"), "q", "band"}, []string{"id:ns:music::b"}},
+		{[]string{"yql", yql("year > 0 and (year < 2001 or rank(userInput(@q)))"), "q", "band"}, []string{"id:ns:music::b", "id:ns:music::c"}},
 	} {
 		r := get(t, c, tc.kv...)
 		got := r.ids()
