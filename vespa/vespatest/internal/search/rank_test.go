@@ -176,12 +176,17 @@ func TestParseRankExpression_refusesWhatItCannotEvaluate(t *testing.T) {
 			t.Errorf("%q: %v, want a notImplementedError", expr, err)
 		}
 	}
-	e, err := parseRankExpression("-(1 + 2) * 3 / 2 - 1e1 + .5", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v := e.eval(&rankContext{}); !near(v, -(1+2)*3.0/2-10+0.5) {
-		t.Errorf("arithmetic: %v", v)
+	for expr, want := range map[string]float64{
+		"-(1 + 2) * 3 / 2 - 1e1 + .5": -(1+2)*3.0/2 - 10 + 0.5,
+		"2.5E-1 * 4 + 1e+1":           11,
+	} {
+		e, err := parseRankExpression(expr, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", expr, err)
+		}
+		if v := e.eval(&rankContext{}); !near(v, want) {
+			t.Errorf("%q = %v, want %v", expr, v, want)
+		}
 	}
 }
 
