@@ -215,8 +215,14 @@ func TestServer_deployReplacesSchemas(t *testing.T) {
 		t.Fatalf("lenient mode rejected a put: %d", st)
 	}
 	deploy(t, s, "default")
-	if st, body := do(t, s.Client(), "POST", url, `{"fields":{"x":1}}`); st != 400 || !strings.Contains(body, "Document type book does not exist") {
-		t.Errorf("unknown type after deploy: %d %s", st, body)
+	for _, c := range [][3]string{ // method, path, body: a put, a get, a visit
+		{"POST", url, `{"fields":{"x":1}}`},
+		{"GET", url, ""},
+		{"GET", s.URL() + "/document/v1/ns/book/docid", ""},
+	} {
+		if st, body := do(t, s.Client(), c[0], c[1], c[2]); st != 400 || !strings.Contains(body, `"message":"Document type book does not exist"`) {
+			t.Errorf("%s %s, unknown type after deploy: %d %s", c[0], c[1], st, body)
+		}
 	}
 	music := s.URL() + "/document/v1/ns/music/docid/1"
 	if st, body := do(t, s.Client(), "POST", music, `{"fields":{"artist":"a","nope":1}}`); st != 400 || !strings.Contains(body, "Field 'nope' is not defined in document type 'music'") {

@@ -35,7 +35,7 @@ func requestTimeout(r *http.Request, def time.Duration) time.Duration {
 	if !ok {
 		return def
 	}
-	return millis(javaLong(secs * 1000))
+	return saturated(javaLong(secs*1000), time.Millisecond)
 }
 
 // paramsTimeout reads "timeout" of a multipart deploy's prepareParams JSON as
@@ -54,26 +54,19 @@ func paramsTimeout(params []byte, def time.Duration) time.Duration {
 	if json.Unmarshal(raw, &f) != nil {
 		return 0 // asLong of a string, bool, array or object
 	}
-	switch secs := javaLong(f); {
-	case secs > math.MaxInt64/int64(time.Second):
-		return math.MaxInt64
-	case secs < math.MinInt64/int64(time.Second):
-		return math.MinInt64
-	default:
-		return time.Duration(secs) * time.Second
-	}
+	return saturated(javaLong(f), time.Second)
 }
 
-// millis is a Duration of ms milliseconds, saturated at Duration's range
-// (about 292 years), which is as unbounded as Vespa's.
-func millis(ms int64) time.Duration {
+// saturated is the Duration of n units, saturated at Duration's range (about
+// 292 years), which is as unbounded as Vespa's.
+func saturated(n int64, unit time.Duration) time.Duration {
 	switch {
-	case ms > math.MaxInt64/int64(time.Millisecond):
+	case n > math.MaxInt64/int64(unit):
 		return math.MaxInt64
-	case ms < math.MinInt64/int64(time.Millisecond):
+	case n < math.MinInt64/int64(unit):
 		return math.MinInt64
 	}
-	return time.Duration(ms) * time.Millisecond
+	return time.Duration(n) * unit
 }
 
 // javaLong converts as Java's (long) cast of a double does: NaN is 0, values

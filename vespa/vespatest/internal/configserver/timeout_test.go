@@ -31,7 +31,8 @@ func TestRequestTimeout(t *testing.T) {
 		"?timeout=NaN":       0, // (long) NaN is 0
 		"?timeout=Infinity":  math.MaxInt64,
 		"?timeout=1e400":     math.MaxInt64, // Infinity too
-		"?timeout=inf":       def,           // Go's ParseFloat would take these
+		"?timeout=-Infinity": math.MinInt64,
+		"?timeout=inf":       def, // Go's ParseFloat would take these
 		"?timeout=1_0":       def,
 		"?timeout=10s":       def,             // no units: the deploy CLI's "10s" silently means 360 s
 		"?timeout=%2B-1":     def,             // one sign at most
@@ -59,6 +60,7 @@ func TestParamsTimeout(t *testing.T) {
 		`{"timeout":2.9}`:    2 * time.Second, // truncated
 		`{"timeout":"30"}`:   0,
 		`{"timeout":1e300}`:  math.MaxInt64,
+		`{"timeout":-1e300}`: math.MinInt64,
 		`not json`:           def,
 		`{"timeout":-3}`:     -3 * time.Second,
 		`{"timeout":[1, 2]}`: 0,

@@ -69,6 +69,17 @@ func (d *docReq) failID(status int, id docid.ID, msg string) {
 // failErr answers a parameter or parse error with 400.
 func (d *docReq) failErr(err error) { d.fail(http.StatusBadRequest, err.Error()) }
 
+// schemaOf returns the schema of docType (nil in lenient mode), or the
+// parameter error Vespa answers for a document type the application does not
+// declare.
+func (d *docReq) schemaOf(docType string) (*schema.Schema, error) {
+	sch, ok := d.app.Schema(docType)
+	if !ok {
+		return nil, badParam("Document type %s does not exist", docType)
+	}
+	return sch, nil
+}
+
 func (s *Backend) ServeDocV1(w http.ResponseWriter, r *http.Request) {
 	d := &docReq{s: s, w: w, r: r, pathID: httpx.RawPath(r), app: s.Application.Load()}
 	p, err := parseDocPath(d.pathID)
@@ -245,9 +256,9 @@ func (d *docReq) get(id docid.ID) {
 			return
 		}
 	}
-	sch, ok := d.app.Schema(id.DocType)
-	if !ok {
-		d.fail(http.StatusBadRequest, "Document type "+id.DocType+" does not exist")
+	sch, err := d.schemaOf(id.DocType)
+	if err != nil {
+		d.failErr(err)
 		return
 	}
 	fs, err := d.fieldSet(sch, id.DocType)
@@ -376,9 +387,9 @@ func (d *docReq) write(id docid.ID) {
 			return
 		}
 	}
-	sch, ok := d.app.Schema(id.DocType)
-	if !ok {
-		d.fail(http.StatusBadRequest, "Document type "+id.DocType+" does not exist")
+	sch, err := d.schemaOf(id.DocType)
+	if err != nil {
+		d.failErr(err)
 		return
 	}
 	var wb writeBody

@@ -169,11 +169,9 @@ func (d *docReq) parseVisit() (*visitSpec, error) {
 		}
 	}
 	if d.path.route != routeRoot {
-		sch, ok := d.app.Schema(d.path.docType)
-		if !ok {
-			return nil, badParam("Document type %s does not exist", d.path.docType)
+		if spec.schema, err = d.schemaOf(d.path.docType); err != nil {
+			return nil, err
 		}
-		spec.schema = sch
 	}
 	if !massOp {
 		if spec.fields, err = d.fieldSet(spec.schema, d.path.docType); err != nil {

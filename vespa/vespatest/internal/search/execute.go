@@ -192,35 +192,23 @@ func timeoutError(d time.Duration) *resultError {
 }
 
 // resolveUserInput replaces userQuery() and userInput() by the conditions their text parses to.
+// It rewrites the operand lists of n in place: the tree is the request's own, parsed for it.
 func resolveUserInput(n node, p params, depth int) (node, error) {
 	if depth > maxDepth {
 		return nil, errors.New("query nested too deeply")
 	}
-	mapKids := func(kids []node) ([]node, error) {
-		out := make([]node, len(kids))
+	if kids := operands(n); kids != nil {
 		for i, k := range kids {
 			r, err := resolveUserInput(k, p, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			out[i] = r
+			kids[i] = r
 		}
-		return out, nil
+		return n, nil
 	}
 	var err error
 	switch n := n.(type) {
-	case andNode:
-		n.kids, err = mapKids(n.kids)
-		return n, err
-	case orNode:
-		n.kids, err = mapKids(n.kids)
-		return n, err
-	case weakAndNode:
-		n.kids, err = mapKids(n.kids)
-		return n, err
-	case rankNode:
-		n.kids, err = mapKids(n.kids)
-		return n, err
 	case notNode:
 		n.kid, err = resolveUserInput(n.kid, p, depth+1)
 		return n, err

@@ -82,10 +82,8 @@ func TestHandler_Sources(t *testing.T) {
 	if got := r.ids(); !slices.Equal(got, []string{"id:ns:book::x"}) {
 		t.Errorf("restrict=book matched %v", got)
 	}
-	r = get(t, c, "yql", `select * from nosuch where true`)
-	if r.status != 400 || r.Root.Errors[0].Code != 4 || !strings.Contains(r.Root.Errors[0].Message, "'nosuch'") {
-		t.Errorf("unknown source: %d %s", r.status, r.body)
-	}
+	unknown := []string{"yql", `select * from nosuch where true`}
+	get(t, c, unknown...).wantError(t, unknown, 400, 4, "Could not resolve source ref 'nosuch'.")
 	lenient := &memCorpus{docs: c.docs}
 	r = get(t, lenient, "yql", `select * from music where true`)
 	if r.status != 200 || r.Root.Fields.TotalCount != 3 {
@@ -158,6 +156,12 @@ func TestHandler_UserQuery(t *testing.T) {
 		{[]string{"yql", yql(`{grammar:"all"}userInput(@q)`), "q", "dreams band"}, []string{"id:ns:music::b"}},
 		{[]string{"yql", yql(`userInput("heels")`)}, []string{"id:ns:music::c"}},
 		{[]string{"yql", yql(`{allowEmpty:true}userInput(@q)`), "q", ""}, nil},
+		// userInput under each operator: it is resolved at any depth.
+		{[]string{"yql", yql("year = 1985 or userInput(@q)"), "q", "band"}, []string{"id:ns:music::b", "id:ns:music::c"}},
+		{[]string{"yql", yql("year > 1985 and !userInput(@q)"), "q", "band"}, []string{"id:ns:music::a"}},
+		{[]string{"yql", yql("{targetHits:10}weakAnd(year = 2015, userInput(@q))"), "q", "band"}, []string{"id:ns:music::a", "id:ns:music::b"}},
+		{[]string{"yql", yql("rank(userInput(@q), year = 2015)"), "q", "band"}, []string{"id:ns:music::b"}},
+		{[]string{"yql", yql("year > 0 and (year < 2001 or rank(userInput(@q)))"), "q", "band"}, []string{"id:ns:music::b", "id:ns:music::c"}},
 	} {
 		r := get(t, c, tc.kv...)
 		got := r.ids()
@@ -166,17 +170,16 @@ func TestHandler_UserQuery(t *testing.T) {
 			t.Errorf("%q: %d %v, want %v: %s", tc.kv, r.status, got, tc.want, r.body)
 		}
 	}
-	r := get(t, c, "yql", yql("userQuery()"))
-	if r.status != 400 || r.Root.Errors[0].Code != 3 || r.Root.Errors[0].Message != "No query" {
-		t.Errorf("userQuery without query: %d %s", r.status, r.body)
-	}
-	r = get(t, c, "yql", yql("userInput(@q)"))
-	if r.status != 400 || !strings.Contains(r.Root.Errors[0].Message, "'q'") {
-		t.Errorf("userInput without its parameter: %d %s", r.status, r.body)
-	}
-	r = get(t, c)
-	if r.status != 400 || r.Root.Errors[0].Message != "No query" {
-		t.Errorf("no yql, no query: %d %s", r.status, r.body)
+	for _, tc := range []struct {
+		kv   []string
+		code int
+		msg  string
+	}{
+		{[]string{"yql", yql("userQuery()")}, 3, "No query"},                                                // userQuery without query
+		{[]string{"yql", yql("userInput(@q)")}, 4, "Could not create query from YQL: Input 'q' is not set"}, // userInput without its parameter
+		{nil, 3, "No query"}, // no yql, no query
+	} {
+		get(t, c, tc.kv...).wantError(t, tc.kv, 400, tc.code, tc.msg)
 	}
 }
 
@@ -211,25 +214,18 @@ func TestHandler_NearestNeighbor(t *testing.T) {
 	if got := r.ids(); !slices.Equal(got, []string{"id:ns:music::c"}) {
 		t.Errorf("POST input: %s", r.body)
 	}
-	r = get(t, c, "yql", nn("emb", 1))
-	if r.status != 400 || r.Root.Errors[0].Code != 3 || !strings.Contains(r.Root.Errors[0].Message, "requires a tensor rank feature named 'query(q)'") {
-		t.Errorf("missing query tensor: %d %s", r.status, r.body)
-	}
-	r = get(t, c, "yql", nn("emb", 1), "input.query(q)", "[1,2,3]")
-	if r.status != 400 || !strings.Contains(r.Root.Errors[0].Message, "does not match query type tensor(x[3])") {
-		t.Errorf("dimension mismatch: %d %s", r.status, r.body)
-	}
-	r = get(t, c, "yql", nn("year", 1), "input.query(q)", "[1,2]")
-	if r.status != 400 || !strings.Contains(r.Root.Errors[0].Message, "field is not a tensor") {
-		t.Errorf("not a tensor: %d %s", r.status, r.body)
-	}
-	r = get(t, c, "yql", nn("emb", 0), "input.query(q)", "[1,2]")
-	if r.status != 400 || !strings.Contains(r.Root.Errors[0].Message, "has invalid targetHits 0: Must be >= 1") {
-		t.Errorf("targetHits 0: %d %s", r.status, r.body)
-	}
-	r = get(t, c, "yql", yql(`emb contains "x"`))
-	if r.status != 400 || r.Root.Errors[0].Message != "Cannot search 'emb': It is a tensor field" {
-		t.Errorf("contains on a tensor: %d %s", r.status, r.body)
+	for _, tc := range []struct {
+		kv   []string
+		code int
+		msg  string
+	}{
+		{[]string{"yql", nn("emb", 1)}, 3, "} requires a tensor rank feature named 'query(q)' but this is not present"},
+		{[]string{"yql", nn("emb", 1), "input.query(q)", "[1,2,3]"}, 3, "} field type tensor<float>(x[2]) does not match query type tensor(x[3])"},
+		{[]string{"yql", nn("year", 1), "input.query(q)", "[1,2]"}, 3, "} field is not a tensor"},
+		{[]string{"yql", nn("emb", 0), "input.query(q)", "[1,2]"}, 3, "} has invalid targetHits 0: Must be >= 1"},
+		{[]string{"yql", yql(`emb contains "x"`)}, 4, "Cannot search 'emb': It is a tensor field"},
+	} {
+		get(t, c, tc.kv...).wantError(t, tc.kv, 400, tc.code, tc.msg)
 	}
 }
 
@@ -278,10 +274,7 @@ func TestHandler_POST(t *testing.T) {
 	if len(r.Root.Children) != 2 {
 		t.Errorf("URL parameters override the body: %s", r.body)
 	}
-	r = post(t, c, "", `Not a valid JSON-string`)
-	if r.status != 400 || r.Root.Errors[0].Code != 3 {
-		t.Errorf("bad JSON: %d %s", r.status, r.body)
-	}
+	post(t, c, "", `Not a valid JSON-string`).wantError(t, []string{"POST", "Not a valid JSON-string"}, 400, 3, "")
 	r = post(t, c, "", `{"yql":"selectz * from foo where bar > 1453501295"}`)
 	if r.status != 400 {
 		t.Errorf("bad YQL: %d %s", r.status, r.body)

@@ -55,20 +55,26 @@ func hitRelevance(t *testing.T, r *response) map[string]float64 {
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
+// wantRelevances checks that r is a 200 whose hits are want's documents, each
+// with its relevance.
+func wantRelevances(t *testing.T, r *response, want map[string]float64) {
+	t.Helper()
+	got := hitRelevance(t, r)
+	if r.status != 200 || len(got) != len(want) {
+		t.Fatalf("%d %s, want the hits %v", r.status, r.body, want)
+	}
+	for id, w := range want {
+		if g, ok := got[id]; !ok || !near(g, w) {
+			t.Errorf("%s: relevance %v (a hit: %v), want %v", id, g, ok, w)
+		}
+	}
+}
+
 func TestRanking_closenessProfileScoresClosenessOnly(t *testing.T) {
 	r := get(t, songCorpus(), "yql", `select * from music where {targetHits:2}nearestNeighbor(embedding, q) or title contains "heels"`,
 		"input.query(q)", "[1,0]", "ranking", "closeness")
-	got := hitRelevance(t, r)
 	// a is at distance 0, b at sqrt 2; c only matches the text term: closeness 0.
-	want := map[string]float64{"id:ns:music::a": 1, "id:ns:music::b": 1 / (1 + math.Sqrt2), "id:ns:music::c": 0}
-	if r.status != 200 || len(got) != 3 {
-		t.Fatalf("%d %s", r.status, r.body)
-	}
-	for id, w := range want {
-		if !near(got[id], w) {
-			t.Errorf("%s: relevance %v, want %v", id, got[id], w)
-		}
-	}
+	wantRelevances(t, r, map[string]float64{"id:ns:music::a": 1, "id:ns:music::b": 1 / (1 + math.Sqrt2), "id:ns:music::c": 0})
 	def := hitRelevance(t, get(t, songCorpus(), "yql", `select * from music where {targetHits:2}nearestNeighbor(embedding, q) or title contains "heels"`,
 		"input.query(q)", "[1,0]"))
 	if near(def["id:ns:music::c"], 0) {
@@ -84,17 +90,9 @@ func bm25(tf, dl, avgdl, n, df float64) float64 {
 
 func TestRanking_bm25(t *testing.T) {
 	r := get(t, songCorpus(), "yql", `select * from music where title contains "dreams"`, "ranking.profile", "bm25")
-	got := hitRelevance(t, r)
 	avg := (3.0 + 9 + 3) / 3
 	want := map[string]float64{"id:ns:music::a": bm25(2, 3, avg, 3, 2), "id:ns:music::b": bm25(1, 9, avg, 3, 2)}
-	if r.status != 200 || len(got) != 2 {
-		t.Fatalf("%d %s", r.status, r.body)
-	}
-	for id, w := range want {
-		if !near(got[id], w) {
-			t.Errorf("%s: relevance %v, want %v", id, got[id], w)
-		}
-	}
+	wantRelevances(t, r, want)
 	if ids := r.ids(); ids[0] != "id:ns:music::a" {
 		t.Errorf("order %v", ids)
 	}
@@ -178,12 +176,17 @@ func TestParseRankExpression_refusesWhatItCannotEvaluate(t *testing.T) {
 			t.Errorf("%q: %v, want a notImplementedError", expr, err)
 		}
 	}
-	e, err := parseRankExpression("-(1 + 2) * 3 / 2 - 1e1 + .5", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v := e.eval(&rankContext{}); !near(v, -(1+2)*3.0/2-10+0.5) {
-		t.Errorf("arithmetic: %v", v)
+	for expr, want := range map[string]float64{
+		"-(1 + 2) * 3 / 2 - 1e1 + .5": -(1+2)*3.0/2 - 10 + 0.5,
+		"2.5E-1 * 4 + 1e+1":           11,
+	} {
+		e, err := parseRankExpression(expr, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", expr, err)
+		}
+		if v := e.eval(&rankContext{}); !near(v, want) {
+			t.Errorf("%q = %v, want %v", expr, v, want)
+		}
 	}
 }
 

@@ -152,33 +152,29 @@ func FuzzParseSelection(f *testing.F) {
 }
 
 // TestTri_logic spells out the three-valued tables of and, or and not (F false, I invalid,
-// T true): false wins an and, true wins an or, and otherwise invalid stays invalid.
+// T true): false wins an and, true wins an or, and otherwise invalid stays invalid. In a
+// table the rows are the left operand and the columns the right one, both in the order F I T.
 func TestTri_logic(t *testing.T) {
-	name := map[tri]string{triFalse: "F", triInvalid: "I", triTrue: "T"}
-	and := map[[2]tri]tri{
-		{triFalse, triFalse}: triFalse, {triFalse, triInvalid}: triFalse, {triFalse, triTrue}: triFalse,
-		{triInvalid, triFalse}: triFalse, {triInvalid, triInvalid}: triInvalid, {triInvalid, triTrue}: triInvalid,
-		{triTrue, triFalse}: triFalse, {triTrue, triInvalid}: triInvalid, {triTrue, triTrue}: triTrue,
-	}
-	or := map[[2]tri]tri{
-		{triFalse, triFalse}: triFalse, {triFalse, triInvalid}: triInvalid, {triFalse, triTrue}: triTrue,
-		{triInvalid, triFalse}: triInvalid, {triInvalid, triInvalid}: triInvalid, {triInvalid, triTrue}: triTrue,
-		{triTrue, triFalse}: triTrue, {triTrue, triInvalid}: triTrue, {triTrue, triTrue}: triTrue,
-	}
-	not := map[tri]tri{triFalse: triTrue, triInvalid: triInvalid, triTrue: triFalse}
-	for ab, want := range and {
-		if got := (andNode{constNode(ab[0]), constNode(ab[1])}).eval(nil); got != want {
-			t.Errorf("%s and %s = %s, want %s", name[ab[0]], name[ab[1]], name[got], name[want])
+	const name = "FIT" // name[v] names the tri v
+	for _, c := range []struct {
+		op    string
+		node  func(l, r selNode) selNode
+		table []string
+	}{
+		{"and", func(l, r selNode) selNode { return andNode{l, r} }, []string{"FFF", "FII", "FIT"}},
+		{"or", func(l, r selNode) selNode { return orNode{l, r} }, []string{"FIT", "IIT", "TTT"}},
+	} {
+		for l, row := range c.table {
+			for r := range row {
+				if got := c.node(constNode(l), constNode(r)).eval(nil); name[got] != row[r] {
+					t.Errorf("%c %s %c = %c, want %c", name[l], c.op, name[r], name[got], row[r])
+				}
+			}
 		}
 	}
-	for ab, want := range or {
-		if got := (orNode{constNode(ab[0]), constNode(ab[1])}).eval(nil); got != want {
-			t.Errorf("%s or %s = %s, want %s", name[ab[0]], name[ab[1]], name[got], name[want])
-		}
-	}
-	for a, want := range not {
-		if got := (notNode{constNode(a)}).eval(nil); got != want {
-			t.Errorf("not %s = %s, want %s", name[a], name[got], name[want])
+	for v, want := range "TIF" {
+		if got := (notNode{constNode(v)}).eval(nil); rune(name[got]) != want {
+			t.Errorf("not %c = %c, want %c", name[v], name[got], want)
 		}
 	}
 }
