@@ -355,10 +355,7 @@ func replayDocV1(t *testing.T, c docv1Case, kind vespa.OperationKind) {
 	if !errors.As(err, &ve) || ve.StatusCode() != *c.Status || ve.ID != id.String() || ve.Op != kind.String() {
 		t.Fatalf("ErrorFromResult = %#v", err)
 	}
-	if sentinel, ok := map[int]error{
-		400: vespa.ErrBadRequest, 404: vespa.ErrNotFound, 412: vespa.ErrConditionNotMet, 413: vespa.ErrTooLarge,
-		429: vespa.ErrTooManyRequests, 503: vespa.ErrUnavailable, 504: vespa.ErrTimeout, 507: vespa.ErrInsufficientStorage,
-	}[*c.Status]; ok && !errors.Is(err, sentinel) {
+	if sentinel, ok := statusSentinels[*c.Status]; ok && !errors.Is(err, sentinel) {
 		t.Errorf("errors.Is(%v, %v) = false", err, sentinel)
 	}
 	if res.Message != "" && !strings.Contains(err.Error(), res.Message) {

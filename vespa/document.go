@@ -42,11 +42,7 @@ func GetInto[T any](ctx context.Context, c *Client, id DocumentID, opts Operatio
 // {"fields": <fields>}. opts.Condition, Create, Route, Timeout, TraceLevel
 // and DryRun apply.
 func (c *Client) Put(ctx context.Context, id DocumentID, fields any, opts OperationOptions) (*Result, error) {
-	body, err := putBody(fields)
-	if err != nil {
-		return nil, &Error{Op: "put", ID: id.String(), Err: err}
-	}
-	return c.do(ctx, OpPut, id, body, opts)
+	return c.doEncoded(ctx, OpPut, id, fields, putBody, opts)
 }
 
 // Update applies update to the document id. update is an [*Update] (or
@@ -55,17 +51,23 @@ func (c *Client) Put(ctx context.Context, id DocumentID, fields any, opts Operat
 // other value that encoding/json turns into that body. Updating a missing
 // document succeeds (200) without effect unless opts.Create is set.
 func (c *Client) Update(ctx context.Context, id DocumentID, update any, opts OperationOptions) (*Result, error) {
-	body, err := updateBody(update)
-	if err != nil {
-		return nil, &Error{Op: "update", ID: id.String(), Err: err}
-	}
-	return c.do(ctx, OpUpdate, id, body, opts)
+	return c.doEncoded(ctx, OpUpdate, id, update, updateBody, opts)
 }
 
 // Remove removes the document id. Removing a missing document succeeds.
 // opts.Condition, Route, Timeout, TraceLevel and DryRun apply.
 func (c *Client) Remove(ctx context.Context, id DocumentID, opts OperationOptions) (*Result, error) {
 	return c.do(ctx, OpRemove, id, nil, opts)
+}
+
+// doEncoded is do with the body encode(v). A value that does not encode is
+// an [*Error] of the operation ("put", "update"), and nothing is sent.
+func (c *Client) doEncoded(ctx context.Context, kind OperationKind, id DocumentID, v any, encode func(any) ([]byte, error), opts OperationOptions) (*Result, error) {
+	body, err := encode(v)
+	if err != nil {
+		return nil, &Error{Op: kind.String(), ID: id.String(), Err: err}
+	}
+	return c.do(ctx, kind, id, body, opts)
 }
 
 // do runs one operation under the client's policy and turns a non-2xx

@@ -87,9 +87,13 @@ func TestClient_Put(t *testing.T) {
 	t.Run("fields that are not an object are refused before sending", func(t *testing.T) {
 		srv := newFakeVespa(t, nil)
 		c := newTestClient(t, srv.URL)
-		for _, f := range []any{nil, []int{1}, json.RawMessage(`{"a":`), "x", make(chan int)} {
-			if _, err := c.Put(context.Background(), testID, f, vespa.OperationOptions{}); err == nil {
-				t.Errorf("Put(%v) succeeded", f)
+		for op, send := range map[string]func(context.Context, vespa.DocumentID, any, vespa.OperationOptions) (*vespa.Result, error){"put": c.Put, "update": c.Update} {
+			for _, f := range []any{nil, []int{1}, json.RawMessage(`{"a":`), "x", make(chan int)} {
+				_, err := send(context.Background(), testID, f, vespa.OperationOptions{})
+				var ve *vespa.Error
+				if !errors.As(err, &ve) || ve.Op != op || ve.ID != testID.String() || ve.Status != 0 {
+					t.Errorf("%s(%v) = %v, want a %s *Error of %s", op, f, err, op, testID)
+				}
 			}
 		}
 		if n := len(srv.requests()); n != 0 {

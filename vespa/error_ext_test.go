@@ -11,15 +11,17 @@ import (
 	"github.com/govespa/govespa/vespa"
 )
 
+// statusSentinels maps each status that has a sentinel to it.
+var statusSentinels = map[int]error{
+	400: vespa.ErrBadRequest, 404: vespa.ErrNotFound, 412: vespa.ErrConditionNotMet, 413: vespa.ErrTooLarge,
+	429: vespa.ErrTooManyRequests, 503: vespa.ErrUnavailable, 504: vespa.ErrTimeout, 507: vespa.ErrInsufficientStorage,
+}
+
 func TestError_Sentinels(t *testing.T) {
-	sentinels := map[int]error{
-		400: vespa.ErrBadRequest, 404: vespa.ErrNotFound, 412: vespa.ErrConditionNotMet, 413: vespa.ErrTooLarge,
-		429: vespa.ErrTooManyRequests, 503: vespa.ErrUnavailable, 504: vespa.ErrTimeout, 507: vespa.ErrInsufficientStorage,
-	}
 	for _, status := range []int{400, 403, 404, 405, 412, 413, 429, 500, 502, 503, 504, 507} {
 		err := vespa.ErrorFromResult(&vespa.Result{ID: testID, Status: status, Message: "m", Path: "/p"}, "update")
 		wrapped := fmt.Errorf("outer: %w", err)
-		for s, sentinel := range sentinels {
+		for s, sentinel := range statusSentinels {
 			if errors.Is(wrapped, sentinel) != (s == status) {
 				t.Errorf("status %d: errors.Is(%v) = %v", status, sentinel, !(s == status))
 			}

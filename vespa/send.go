@@ -108,10 +108,7 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 	start := time.Now()
 	resp, err := wire.RoundTrip(hc, req) //nolint:bodyclose // wire.ReadAnswer closes it
 	if err != nil {
-		if c.logger.Enabled(ctx, slog.LevelDebug) {
-			c.logger.DebugContext(ctx, "vespa request failed", "op", kind.String(), "path", path, "error", wire.HideURL(err))
-		}
-		return nil, wire.TransportError(kind.String(), id.String(), path, err)
+		return nil, wire.LogTransportError(ctx, c.logger, kind.String(), id.String(), path, err)
 	}
 	data, err := wire.ReadAnswer(kind.String(), "", path, resp, c.cfg().docLimit)
 	if err != nil {

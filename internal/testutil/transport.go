@@ -1,8 +1,11 @@
 package testutil
 
 import (
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"syscall"
 )
 
 // RoundTripFunc is a fake transport, for the edge cases a server cannot
@@ -13,27 +16,39 @@ type RoundTripFunc func(*http.Request) (*http.Response, error)
 func (f RoundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // HandlerTransport serves requests in-process with Handler, as a server
-// would see them (Host, RequestURI, a path-only URL, a non-nil body): for
-// tests under testing/synctest, where a real listener cannot run. A request
-// whose context has ended gets its error and no response, as from net/http.
+// would see them (Host, RequestURI, the URL parsed from it as net/http's
+// server does, so that an opaque path reads as a path; a loopback
+// RemoteAddr; a non-nil body): for tests under testing/synctest, where a
+// real listener cannot run. A handler that panics with http.ErrAbortHandler
+// (a dropped connection) gives a connection reset; a request whose context
+// has ended gets its error and no response, as from net/http.
 type HandlerTransport struct{ Handler http.Handler }
 
 // RoundTrip serves req with t.Handler.
-func (t HandlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+func (t HandlerTransport) RoundTrip(req *http.Request) (resp *http.Response, err error) {
+	if req.Body != nil {
+		defer req.Body.Close()
+	}
+	uri := req.URL.RequestURI()
+	u, err := url.ParseRequestURI(uri)
+	if err != nil {
+		return nil, err
+	}
 	in := req.Clone(req.Context())
-	in.Host = req.URL.Host
-	in.RequestURI = req.URL.RequestURI()
-	u := *req.URL
-	u.Scheme, u.Host = "", ""
-	in.URL = &u
+	in.Host, in.RequestURI, in.URL, in.RemoteAddr = req.URL.Host, uri, u, "127.0.0.1:9"
 	if in.Body == nil {
 		in.Body = http.NoBody
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			if r != http.ErrAbortHandler { //nolint:errorlint // a recovered value, compared as net/http's server does
+				panic(r)
+			}
+			resp, err = nil, &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
+		}
+	}()
 	rec := httptest.NewRecorder()
 	t.Handler.ServeHTTP(rec, in)
-	if req.Body != nil {
-		_ = req.Body.Close()
-	}
 	if err := req.Context().Err(); err != nil {
 		return nil, err
 	}

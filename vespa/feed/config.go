@@ -57,28 +57,25 @@ const (
 	CompressionGzip
 )
 
+// compressionNames are the Compression values' names, for String and
+// ParseCompression both.
+var compressionNames = [...]string{CompressionAuto: "auto", CompressionNone: "none", CompressionGzip: "gzip"}
+
 // String returns "auto", "none" or "gzip".
 func (c Compression) String() string {
-	switch c {
-	case CompressionAuto:
-		return "auto"
-	case CompressionNone:
-		return "none"
-	case CompressionGzip:
-		return "gzip"
+	if c >= 0 && int(c) < len(compressionNames) {
+		return compressionNames[c]
 	}
 	return fmt.Sprintf("Compression(%d)", int(c))
 }
 
-// ParseCompression reads "auto", "none" or "gzip".
+// ParseCompression reads "auto", "none" or "gzip"; "" is auto.
 func ParseCompression(s string) (Compression, error) {
-	switch s {
-	case "auto", "":
+	if s == "" {
 		return CompressionAuto, nil
-	case "none":
-		return CompressionNone, nil
-	case "gzip":
-		return CompressionGzip, nil
+	}
+	if i := slices.Index(compressionNames[:], s); i >= 0 {
+		return Compression(i), nil
 	}
 	return 0, fmt.Errorf("feed: unknown compression %q (want auto, none or gzip)", s)
 }

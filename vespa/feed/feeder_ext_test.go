@@ -42,6 +42,21 @@ func (r *recorder) outcomes() []feed.Outcome {
 	return append([]feed.Outcome(nil), r.all...)
 }
 
+// checkDocumentOrder asserts that the outcomes of each document came in input
+// (line) order.
+func (r *recorder) checkDocumentOrder(t *testing.T) {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for id, os := range r.byID {
+		for i := 1; i < len(os); i++ {
+			if os[i].Operation.Line <= os[i-1].Operation.Line {
+				t.Fatalf("%s: line %d reported after line %d", id, os[i].Operation.Line, os[i-1].Operation.Line)
+			}
+		}
+	}
+}
+
 func newClient(t testing.TB, url string, opts ...vespa.Option) *vespa.Client {
 	t.Helper()
 	c, err := vespa.NewClient(url, append([]vespa.Option{vespa.WithHTTPVersion(vespa.HTTP2)}, opts...)...)
@@ -101,14 +116,7 @@ func TestFeeder_FeedsAFileToTheEmulator(t *testing.T) {
 	if got := len(rec.outcomes()); got != n {
 		t.Errorf("%d outcomes, want %d", got, n)
 	}
-	// Outcomes of one document come in input order.
-	for id, os := range rec.byID {
-		for i := 1; i < len(os); i++ {
-			if os[i].Operation.Line <= os[i-1].Operation.Line {
-				t.Fatalf("%s: line %d reported after line %d", id, os[i].Operation.Line, os[i-1].Operation.Line)
-			}
-		}
-	}
+	rec.checkDocumentOrder(t)
 	if s.BytesSent == 0 || s.BytesReceived == 0 || s.Latency.Max == 0 || s.Latency.P50 > s.Latency.P99 {
 		t.Errorf("stats %+v", s)
 	}

@@ -3,12 +3,7 @@ package feed_test
 import (
 	"context"
 	"errors"
-	"net"
-	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"strings"
-	"syscall"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -17,36 +12,6 @@ import (
 	"github.com/govespa/govespa/vespa/feed"
 	"github.com/govespa/govespa/vespa/vespatest"
 )
-
-// memTransport serves requests with an http.Handler in memory, so that the
-// feeder and the emulator's faults (waits included) run under synctest's fake
-// clock. A handler that aborts the exchange (a dropped connection) gives a
-// connection reset.
-type memTransport struct{ h http.Handler }
-
-func (t memTransport) RoundTrip(req *http.Request) (resp *http.Response, err error) {
-	uri := req.URL.RequestURI()
-	u, err := url.ParseRequestURI(uri)
-	if err != nil {
-		return nil, err
-	}
-	sreq := req.Clone(req.Context())
-	sreq.URL, sreq.RequestURI, sreq.RemoteAddr = u, uri, "127.0.0.1:9"
-	rec := httptest.NewRecorder()
-	defer func() {
-		if r := recover(); r != nil {
-			if r != http.ErrAbortHandler {
-				panic(r)
-			}
-			resp, err = nil, &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
-		}
-	}()
-	t.h.ServeHTTP(rec, sreq)
-	if err := req.Context().Err(); err != nil {
-		return nil, err // as a real transport does when the request is cancelled
-	}
-	return rec.Result(), nil
-}
 
 // newMemFeeder returns a feeder whose connections are served in memory by srv.
 func newMemFeeder(t *testing.T, srv *vespatest.Server, cfg feed.Config) *feed.Feeder {
@@ -113,13 +78,7 @@ func TestFeeder_FaultsAreRiddenOut(t *testing.T) {
 				t.Errorf("line %d failed: %v", o.Operation.Line, o.Err)
 			}
 		}
-		for id, os := range rec.byID {
-			for i := 1; i < len(os); i++ {
-				if os[i].Operation.Line <= os[i-1].Operation.Line {
-					t.Fatalf("%s: line %d finished after line %d", id, os[i].Operation.Line, os[i-1].Operation.Line)
-				}
-			}
-		}
+		rec.checkDocumentOrder(t)
 		s := f.Stats()
 		if s.Succeeded != n || s.Retries["429"] == 0 || s.Retries["503"] == 0 || s.Retries["transport"] == 0 {
 			t.Errorf("stats %+v", s)

@@ -13,6 +13,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/feed"
 	"github.com/govespa/govespa/vespa/retries"
@@ -111,7 +112,7 @@ func newHandlerFeeder(t *testing.T, h http.Handler, cfg feed.Config) *feed.Feede
 	if err != nil {
 		t.Fatal(err)
 	}
-	feed.SetTransportForTest(f, memTransport{h})
+	feed.SetTransportForTest(f, testutil.HandlerTransport{Handler: h})
 	return f
 }
 
@@ -186,13 +187,7 @@ func TestFeeder_SameDocumentOrderUnderRetries(t *testing.T) {
 				t.Errorf("line %d has %d outcomes", i, lines[i])
 			}
 		}
-		for id, os := range rec.byID {
-			for i := 1; i < len(os); i++ {
-				if os[i].Operation.Line <= os[i-1].Operation.Line {
-					t.Fatalf("%s: line %d finished after line %d", id, os[i].Operation.Line, os[i-1].Operation.Line)
-				}
-			}
-		}
+		rec.checkDocumentOrder(t)
 		if s := f.Stats(); s.Retries["503"] == 0 || s.Retries["429"] == 0 || s.Retries["transport"] == 0 {
 			t.Errorf("retries %v", s.Retries)
 		}

@@ -8,21 +8,23 @@ import (
 
 // DoJSON is [Transport.Do] with the reply's JSON body decoded into a new T.
 func DoJSON[T any](ctx context.Context, t *Transport, c Call) (*T, error) {
-	r, err := t.Do(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	return DecodeJSON[T](t.Pkg, c.Op, r.Body)
+	return sendJSON[T](ctx, t.Pkg, c, t.Do)
 }
 
 // UploadJSON is [Transport.Upload] with the reply's JSON body decoded into a
 // new T.
 func UploadJSON[T any](ctx context.Context, t *Transport, c Call) (*T, error) {
-	r, err := t.Upload(ctx, c)
+	return sendJSON[T](ctx, t.Pkg, c, t.Upload)
+}
+
+// sendJSON sends c with send and decodes the reply's JSON body into a new T
+// ([DecodeJSON]).
+func sendJSON[T any](ctx context.Context, pkg string, c Call, send func(context.Context, Call) (*Reply, error)) (*T, error) {
+	r, err := send(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	return DecodeJSON[T](t.Pkg, c.Op, r.Body)
+	return DecodeJSON[T](pkg, c.Op, r.Body)
 }
 
 // DecodeJSON decodes a reply's JSON body into a new T. A body that does not

@@ -168,8 +168,7 @@ func (x *Exchange) Do(ctx context.Context, r *Request) (*Response, error) {
 	start := time.Now()
 	res, err := rq.Execute(r.Method, r.URL)
 	if err != nil {
-		x.logger.DebugContext(ctx, "vespa request failed", "op", r.Op, "path", r.Path, "error", HideURL(err))
-		return nil, TransportError(r.Op, r.ID, r.Path, err)
+		return nil, LogTransportError(ctx, x.logger, r.Op, r.ID, r.Path, err)
 	}
 	resp, err := Finish(r.Op, r.ID, r.Path, res.RawResponse, r.limit(), r.SkipBody)
 	if x.logger.Enabled(ctx, slog.LevelDebug) {
@@ -205,8 +204,7 @@ func (x *Exchange) Send(ctx context.Context, r *Request) (*Response, error) {
 	}
 	res, err := RoundTrip(x.hc, hr) //nolint:bodyclose // Finish closes it
 	if err != nil {
-		x.logger.DebugContext(ctx, "vespa request failed", "op", r.Op, "path", r.Path, "error", HideURL(err))
-		return nil, TransportError(r.Op, r.ID, r.Path, err)
+		return nil, LogTransportError(ctx, x.logger, r.Op, r.ID, r.Path, err)
 	}
 	return Finish(r.Op, r.ID, r.Path, res, r.limit(), r.SkipBody)
 }

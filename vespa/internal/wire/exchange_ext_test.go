@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -212,5 +213,25 @@ func TestExchange_SendFollowsTheSameRules(t *testing.T) {
 	}
 	if _, ok := resp.RetryAfter(); ok {
 		t.Error("a negative Retry-After counted as a hint")
+	}
+}
+
+func TestExchange_TransportFailureIsLogged(t *testing.T) {
+	var logs bytes.Buffer
+	x := wire.New(wire.Config{
+		Transport: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, io.ErrUnexpectedEOF }),
+		Logger:    slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	})
+	for name, send := range map[string]func(context.Context, *wire.Request) (*wire.Response, error){"Do": x.Do, "Send": x.Send} {
+		logs.Reset()
+		_, err := send(t.Context(), &wire.Request{Op: "get", ID: "id:a:b::c", Path: "/document/v1/a/b/docid/c", Method: http.MethodGet,
+			URL: "http://h:1/document/v1/a/b/docid/c?secret=s3cr3t"})
+		var we *wire.Error
+		if !errors.As(err, &we) || we.Status != 0 || we.Op != "get" || we.ID != "id:a:b::c" || !errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "s3cr3t") {
+			t.Errorf("%s: %v, want a transport *Error wrapping the cause, without the query", name, err)
+		}
+		if l := logs.String(); !strings.Contains(l, `msg="vespa request failed" op=get path=/document/v1/a/b/docid/c error="unexpected EOF"`) || strings.Contains(l, "s3cr3t") {
+			t.Errorf("%s logged %q", name, l)
+		}
 	}
 }

@@ -1,7 +1,9 @@
 package wire
 
 import (
+	"context"
 	"errors"
+	"log/slog"
 	"net/url"
 )
 
@@ -11,6 +13,16 @@ import (
 // still recognises a dropped connection.
 func TransportError(op, id, path string, err error) *Error {
 	return &Error{Op: op, ID: id, Path: path, Err: HideURL(err)}
+}
+
+// LogTransportError is [TransportError], logged first at debug level on
+// logger as "vespa request failed" with op, path and the error.
+func LogTransportError(ctx context.Context, logger *slog.Logger, op, id, path string, err error) *Error {
+	e := TransportError(op, id, path, err)
+	if logger.Enabled(ctx, slog.LevelDebug) {
+		logger.DebugContext(ctx, "vespa request failed", "op", op, "path", path, "error", e.Err)
+	}
+	return e
 }
 
 // HideURL hides the text of err's *url.Error layer, which repeats the whole
