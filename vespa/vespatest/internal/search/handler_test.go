@@ -179,7 +179,11 @@ func TestHandler_UserQuery(t *testing.T) {
 		{[]string{"yql", yql("userInput(@q)")}, 4, "Could not create query from YQL: Input 'q' is not set"}, // userInput without its parameter
 		{nil, 3, "No query"}, // no yql, no query
 	} {
-		get(t, c, tc.kv...).wantError(t, tc.kv, 400, tc.code, tc.msg)
+		r := get(t, c, tc.kv...)
+		r.wantError(t, tc.kv, 400, tc.code, tc.msg)
+		if len(r.Root.Errors) == 1 && r.Root.Errors[0].Message != tc.msg { // each message is the whole text
+			t.Errorf("%q: message %q, want exactly %q", tc.kv, r.Root.Errors[0].Message, tc.msg)
+		}
 	}
 }
 
@@ -215,17 +219,22 @@ func TestHandler_NearestNeighbor(t *testing.T) {
 		t.Errorf("POST input: %s", r.body)
 	}
 	for _, tc := range []struct {
-		kv   []string
-		code int
-		msg  string
+		kv    []string
+		code  int
+		msg   string
+		exact bool // msg is the whole message, not only a part of it
 	}{
-		{[]string{"yql", nn("emb", 1)}, 3, "} requires a tensor rank feature named 'query(q)' but this is not present"},
-		{[]string{"yql", nn("emb", 1), "input.query(q)", "[1,2,3]"}, 3, "} field type tensor<float>(x[2]) does not match query type tensor(x[3])"},
-		{[]string{"yql", nn("year", 1), "input.query(q)", "[1,2]"}, 3, "} field is not a tensor"},
-		{[]string{"yql", nn("emb", 0), "input.query(q)", "[1,2]"}, 3, "} has invalid targetHits 0: Must be >= 1"},
-		{[]string{"yql", yql(`emb contains "x"`)}, 4, "Cannot search 'emb': It is a tensor field"},
+		{[]string{"yql", nn("emb", 1)}, 3, "} requires a tensor rank feature named 'query(q)' but this is not present", false},
+		{[]string{"yql", nn("emb", 1), "input.query(q)", "[1,2,3]"}, 3, "} field type tensor<float>(x[2]) does not match query type tensor(x[3])", false},
+		{[]string{"yql", nn("year", 1), "input.query(q)", "[1,2]"}, 3, "} field is not a tensor", false},
+		{[]string{"yql", nn("emb", 0), "input.query(q)", "[1,2]"}, 3, "} has invalid targetHits 0: Must be >= 1", false},
+		{[]string{"yql", yql(`emb contains "x"`)}, 4, "Cannot search 'emb': It is a tensor field", true},
 	} {
-		get(t, c, tc.kv...).wantError(t, tc.kv, 400, tc.code, tc.msg)
+		r := get(t, c, tc.kv...)
+		r.wantError(t, tc.kv, 400, tc.code, tc.msg)
+		if tc.exact && len(r.Root.Errors) == 1 && r.Root.Errors[0].Message != tc.msg {
+			t.Errorf("%q: message %q, want exactly %q", tc.kv, r.Root.Errors[0].Message, tc.msg)
+		}
 	}
 }
 
