@@ -41,6 +41,14 @@ func TestHandlerTransport_ServesAsAServerSees(t *testing.T) {
 		t.Errorf("status %d; handler saw host %q, URI %q, URL %#v, remote %q, body %q", resp.StatusCode, got.Host, got.RequestURI, got.URL, got.RemoteAddr, body)
 	}
 
+	req, _ = http.NewRequestWithContext(t.Context(), http.MethodGet, "http://10.0.0.1:8080/", nil)
+	req.Host = "vespa.example" // sent as the Host header instead of the URL's
+	if resp, err := hc.Do(req); err != nil || got.Host != "vespa.example" {
+		t.Errorf("a request with its own Host: %v; the handler saw host %q", err, got.Host)
+	} else {
+		resp.Body.Close()
+	}
+
 	req, _ = http.NewRequestWithContext(t.Context(), http.MethodGet, "http://vespa:8080/abort", nil)
 	if _, err := hc.Do(req); !errors.Is(err, syscall.ECONNRESET) { //nolint:bodyclose // it fails: no body
 		t.Errorf("aborted handler: %v, want a connection reset", err)
