@@ -7,9 +7,9 @@
 import lines, but it does not know the lines inside a Go `import ( ... )` block for import lines,
 so any two files that import the same six packages in a row make a pair. This script copies the
 files git tracks into a temporary folder, writes each Go import block there as one `import` line
-per package (the copy only: the repository keeps gofmt's blocks), runs `duplicates` over the copy
-and prints its listing. The rows name the copy's lines: each import block moves the lines below
-it up by two. Files git does not track are not read. With --max N (default 30) it fails when there are more than N pairs,
+per package (the copy only: the repository keeps gofmt's blocks; the block's `import (` and `)`
+lines become blank, so the copy's lines are the repository's), runs `duplicates` over the copy and
+prints its listing. Files git does not track are not read. With --max N (default 30) it fails when there are more than N pairs,
 or when the listing is not whole (cut by --most, or incomplete), as the count would then be low.
 Without `duplicates` on PATH it says so and passes: the tool is on developers' machines, not on
 every CI machine.
@@ -21,19 +21,28 @@ import subprocess
 import sys
 import tempfile
 
-IMPORT_OPEN = re.compile(r"^import\s*\(\s*$")
+IMPORT_OPEN = re.compile(r"^import\s*\(\s*(//.*|/\*.*\*/\s*)?$")
+IMPORT_CLOSE = re.compile(r"^\)\s*(//.*|/\*.*\*/\s*)?$")
+IMPORT_SPEC = re.compile(r'^([\w.]+\s+)?["`]')  # "p", name "p", _ "p", . "p"
 
 
 def flatten_imports(text):
-    """Writes each parenthesised import block of Go source as one import line per package."""
+    """Writes each parenthesised import block of Go source as one import line per package.
+
+    The block's opening and closing lines become blank and its comment lines stay as they are, so
+    every line keeps its number. text is split at "\n" only: a CRLF file keeps its "\r"s, which
+    duplicates folds with the other white space.
+    """
     out, inside = [], False
     for line in text.split("\n"):
         s = line.strip()
         if not inside and IMPORT_OPEN.match(s):
             inside = True
-        elif inside and s == ")":
+            out.append("")
+        elif inside and IMPORT_CLOSE.match(s):
             inside = False
-        elif inside and s and not s.startswith("//"):
+            out.append("")
+        elif inside and IMPORT_SPEC.match(s):
             out.append("import " + s)
         else:
             out.append(line)
@@ -41,6 +50,8 @@ def flatten_imports(text):
 
 
 def copy_tree(dst):
+    top = subprocess.run(["git", "rev-parse", "--show-toplevel"], check=True, capture_output=True, text=True)
+    os.chdir(top.stdout.strip())  # git ls-files names the files below the working directory only
     files = subprocess.run(["git", "ls-files", "-z"], check=True, capture_output=True).stdout
     for name in files.decode().split("\0"):
         if not name or not os.path.isfile(name) or os.path.islink(name):
@@ -48,9 +59,9 @@ def copy_tree(dst):
         target = os.path.join(dst, name)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         if name.endswith(".go"):
-            with open(name, encoding="utf-8", errors="surrogateescape") as f:
+            with open(name, encoding="utf-8", errors="surrogateescape", newline="") as f:
                 text = f.read()
-            with open(target, "w", encoding="utf-8", errors="surrogateescape") as f:
+            with open(target, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
                 f.write(flatten_imports(text))
         else:
             shutil.copyfile(name, target)

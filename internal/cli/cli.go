@@ -91,7 +91,16 @@ func Main(run func(ctx context.Context) int, signals ...os.Signal) {
 		signals = []os.Signal{os.Interrupt}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), signals...)
+	// Until stop, signal.NotifyContext keeps taking the signals: stop as soon
+	// as ctx ends, so that a second one finds the default behaviour.
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		<-ctx.Done()
+		stop()
+	}()
 	code := run(ctx)
 	stop()
+	<-stopped
 	os.Exit(code)
 }

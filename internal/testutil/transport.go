@@ -16,10 +16,10 @@ type RoundTripFunc func(*http.Request) (*http.Response, error)
 func (f RoundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // HandlerTransport serves requests in-process with Handler, as a server
-// would see them (Host, RequestURI, the URL parsed from it as net/http's
-// server does, so that an opaque path reads as a path; a loopback
-// RemoteAddr; a non-nil body): for tests under testing/synctest, where a
-// real listener cannot run. A handler that panics with http.ErrAbortHandler
+// would see them (Host: req.Host, else the URL's; RequestURI, the URL
+// parsed from it as net/http's server does, so that an opaque path reads as
+// a path; a loopback RemoteAddr; a non-nil body): for tests under
+// testing/synctest, where a real listener cannot run. A handler that panics with http.ErrAbortHandler
 // (a dropped connection) gives a connection reset; a request whose context
 // has ended gets its error and no response, as from net/http.
 type HandlerTransport struct{ Handler http.Handler }
@@ -35,7 +35,10 @@ func (t HandlerTransport) RoundTrip(req *http.Request) (resp *http.Response, err
 		return nil, err
 	}
 	in := req.Clone(req.Context())
-	in.Host, in.RequestURI, in.URL, in.RemoteAddr = req.URL.Host, uri, u, "127.0.0.1:9"
+	if in.Host == "" { // the Host header net/http's client sends
+		in.Host = req.URL.Host
+	}
+	in.RequestURI, in.URL, in.RemoteAddr = uri, u, "127.0.0.1:9"
 	if in.Body == nil {
 		in.Body = http.NoBody
 	}

@@ -41,6 +41,14 @@ func TestHandlerTransport_ServesAsAServerSees(t *testing.T) {
 		t.Errorf("status %d; handler saw host %q, URI %q, URL %#v, remote %q, body %q", resp.StatusCode, got.Host, got.RequestURI, got.URL, got.RemoteAddr, body)
 	}
 
+	req, _ = http.NewRequestWithContext(t.Context(), http.MethodGet, "http://10.0.0.1:8080/", nil)
+	req.Host = "vespa.example" // sent as the Host header instead of the URL's
+	if resp, err := hc.Do(req); err != nil || got.Host != "vespa.example" {
+		t.Errorf("a request with its own Host: %v; the handler saw host %q", err, got.Host)
+	} else {
+		resp.Body.Close()
+	}
+
 	req, _ = http.NewRequestWithContext(t.Context(), http.MethodGet, "http://vespa:8080/abort", nil)
 	if _, err := hc.Do(req); !errors.Is(err, syscall.ECONNRESET) { //nolint:bodyclose // it fails: no body
 		t.Errorf("aborted handler: %v, want a connection reset", err)
@@ -63,4 +71,36 @@ func TestHandlerTransport_ServesAsAServerSees(t *testing.T) {
 	}()
 	req, _ = http.NewRequestWithContext(t.Context(), http.MethodGet, "http://vespa:8080/panic", nil)
 	_, _ = tr.RoundTrip(req) //nolint:bodyclose // it panics
+}
+
+// closeCounter is a request body that counts its Close calls.
+type closeCounter struct {
+	io.Reader
+	closes int
+}
+
+func (c *closeCounter) Close() error { c.closes++; return nil }
+
+func TestHandlerTransport_ClosesTheRequestBody(t *testing.T) {
+	tr := HandlerTransport{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/abort" {
+			panic(http.ErrAbortHandler)
+		}
+	})}
+	ended, cancel := context.WithCancel(t.Context())
+	cancel()
+	for _, tc := range []struct {
+		name, path string
+		ctx        context.Context
+	}{{"answered", "/", t.Context()}, {"aborted", "/abort", t.Context()}, {"cancelled", "/", ended}} {
+		body := &closeCounter{Reader: strings.NewReader("b")}
+		req, _ := http.NewRequestWithContext(tc.ctx, http.MethodPost, "http://vespa:8080"+tc.path, body)
+		resp, err := tr.RoundTrip(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		if body.closes != 1 {
+			t.Errorf("%s: the request body closed %d times, want once", tc.name, body.closes)
+		}
+	}
 }
