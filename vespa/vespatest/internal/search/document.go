@@ -36,16 +36,94 @@ func (v *docView) ensure() *docView {
 		return v
 	}
 	v.split = true
-	obj, err := jsonx.ScanObject(v.Fields)
-	if err != nil {
+	b := v.Fields
+	i := jsonx.SkipWS(b, 0)
+	if i >= len(b) || b[i] != '{' {
 		return v
 	}
-	v.names = make([]string, len(obj))
-	v.raws = make([]json.RawMessage, len(obj))
-	for i, m := range obj {
-		v.names[i], v.raws[i] = m.Key, m.Val
+	i = jsonx.SkipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return v
 	}
+	for i < len(b) {
+		if b[i] != '"' {
+			return v.reset()
+		}
+		end := valueEnd(b, i)
+		if end < 0 {
+			return v.reset()
+		}
+		var name string
+		if json.Unmarshal(b[i:end], &name) != nil {
+			return v.reset()
+		}
+		i = jsonx.SkipWS(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return v.reset()
+		}
+		i = jsonx.SkipWS(b, i+1)
+		end = valueEnd(b, i)
+		if end < 0 {
+			return v.reset()
+		}
+		v.names = append(v.names, name)
+		v.raws = append(v.raws, b[i:end])
+		i = jsonx.SkipWS(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = jsonx.SkipWS(b, i+1)
+			continue
+		}
+		if i < len(b) && b[i] == '}' {
+			return v
+		}
+		return v.reset()
+	}
+	return v.reset()
+}
+
+func (v *docView) reset() *docView {
+	v.names, v.raws = nil, nil
 	return v
+}
+
+// valueEnd returns the end of the JSON value starting at b[i], or -1. It only finds the extent;
+// json.Valid on the stored document (the store validates on write) vouches for the content.
+func valueEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return jsonx.StringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				e := valueEnd(b, j)
+				if e < 0 {
+					return -1
+				}
+				j = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\n' && b[j] != '\t' && b[j] != '\r' {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
 }
 
 // value returns the decoded value of a top-level field (numbers as json.Number).
