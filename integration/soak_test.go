@@ -24,7 +24,7 @@ import (
 )
 
 // The soak feeds soakDocuments documents (soakDocumentsRace under the race
-// detector, which slows everything 5-10 times: see soak_race_test.go) into the
+// detector, which slows everything 5-10 times: see race_test.go) into the
 // emulator while it injects faults, then checks that nothing was lost, that a
 // sliced visit sees each document once, and that a mass delete by selection
 // leaves nothing selected behind. -short feeds soakDocumentsShort.
@@ -108,7 +108,7 @@ var soakDocumentsFlag = flag.Int("soak.documents", 0, "number of documents the s
 
 func soakDocumentCount() int {
 	full := soakDocuments
-	if soakRace {
+	if raceDetector {
 		full = soakDocumentsRace
 	}
 	return documentCount(*soakDocumentsFlag, full, soakDocumentsShort)
