@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"net/url"
 	"strings"
 	"testing"
@@ -35,6 +36,31 @@ func TestRoundTrip_RedirectIsReturnedNotFollowed(t *testing.T) {
 	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusTemporaryRedirect || hits.Load() != 0 {
 		t.Fatalf("status %d, %d requests to the redirect's target; want the 307 itself and none", resp.StatusCode, hits.Load())
+	}
+}
+
+// TestDirect: only a client with a transport, no cookie jar and no Timeout
+// is bypassed (hc.Do would add the jar's cookies to the request itself).
+func TestDirect(t *testing.T) {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := http.DefaultTransport
+	for _, tc := range []struct {
+		name string
+		hc   *http.Client
+		want bool
+	}{
+		{"transport only", &http.Client{Transport: rt}, true},
+		{"a redirect policy", &http.Client{Transport: rt, CheckRedirect: wire.NoRedirects}, true},
+		{"no transport", &http.Client{}, false},
+		{"a cookie jar", &http.Client{Transport: rt, Jar: jar}, false},
+		{"a timeout", &http.Client{Transport: rt, Timeout: time.Second}, false},
+	} {
+		if got := wire.Direct(tc.hc); got != tc.want {
+			t.Errorf("%s: Direct = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
 
