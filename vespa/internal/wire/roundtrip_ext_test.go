@@ -12,13 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/internal/wire"
 )
-
-// roundTripFunc is an http.RoundTripper made of a function.
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func TestRoundTrip_RedirectIsReturnedNotFollowed(t *testing.T) {
 	other, hits := counting(t, func(w http.ResponseWriter, r *http.Request) {})
@@ -66,7 +62,7 @@ func TestDirect(t *testing.T) {
 
 func TestRoundTrip_FailureIsURLErrorWithoutQuery(t *testing.T) {
 	cause := io.EOF
-	hc := &http.Client{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, cause })}
+	hc := &http.Client{Transport: testutil.RoundTripFunc(func(*http.Request) (*http.Response, error) { return nil, cause })}
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPut, "http://h:1/document/v1/a/b/docid/c?secret=s3cr3t", nil)
 	_, err := wire.RoundTrip(hc, req) //nolint:bodyclose // it fails: no body
 	var ue *url.Error
@@ -80,11 +76,11 @@ func TestRoundTrip_FailureIsURLErrorWithoutQuery(t *testing.T) {
 
 func TestRoundTrip_NilAnswers(t *testing.T) {
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://h:1/x", nil)
-	hc := &http.Client{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil })}
+	hc := &http.Client{Transport: testutil.RoundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil })}
 	if _, err := wire.RoundTrip(hc, req); err == nil { //nolint:bodyclose // it fails: no body
 		t.Fatal("a nil response with a nil error was taken as an answer")
 	}
-	hc.Transport = roundTripFunc(func(*http.Request) (*http.Response, error) {
+	hc.Transport = testutil.RoundTripFunc(func(*http.Request) (*http.Response, error) {
 		return &http.Response{StatusCode: http.StatusOK, ContentLength: -1}, nil
 	})
 	resp, err := wire.RoundTrip(hc, req)
@@ -94,7 +90,7 @@ func TestRoundTrip_NilAnswers(t *testing.T) {
 	if err != nil || resp.Body != http.NoBody {
 		t.Fatalf("nil body: got %v, %v; want http.NoBody", resp, err)
 	}
-	hc.Transport = roundTripFunc(func(*http.Request) (*http.Response, error) {
+	hc.Transport = testutil.RoundTripFunc(func(*http.Request) (*http.Response, error) {
 		return &http.Response{StatusCode: http.StatusOK, ContentLength: 5}, nil
 	})
 	if _, err := wire.RoundTrip(hc, req); err == nil { //nolint:bodyclose // it fails: no body
@@ -105,7 +101,7 @@ func TestRoundTrip_NilAnswers(t *testing.T) {
 func TestRoundTrip_ClientTimeoutStillApplies(t *testing.T) {
 	block := make(chan struct{})
 	defer close(block)
-	hc := &http.Client{Timeout: 20 * time.Millisecond, Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+	hc := &http.Client{Timeout: 20 * time.Millisecond, Transport: testutil.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 		select {
 		case <-r.Context().Done():
 			return nil, r.Context().Err()
