@@ -55,7 +55,8 @@ type secrets struct {
 	tls       *tls.Config
 	// withBody and plain are the whole headers of SendOnce's common
 	// requests (a put or update's, with its Content-Type, and the others'),
-	// built once and shared by every such request: nothing may modify them.
+	// built once and shared by every such request that goes straight to
+	// the transport (wire.Direct): nothing may modify them.
 	withBody, plain http.Header
 }
 

@@ -87,9 +87,10 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 	if hasBody {
 		wire.SetBody(req, body)
 	}
-	if len(opts.Header) == 0 && !opts.Gzip {
+	if len(opts.Header) == 0 && !opts.Gzip && wire.Direct(hc) {
 		// The common request: the headers are the client's fixed ones,
-		// built once and shared (a RoundTripper must not modify them).
+		// built once and shared (a RoundTripper must not modify them;
+		// hc.Do would, adding a cookie jar's cookies).
 		req.Header = c.fixedHeader(hasBody)
 	} else {
 		h := req.Header

@@ -3,6 +3,9 @@ package vespa_test
 import (
 	"context"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"slices"
 	"sync"
 	"testing"
 
@@ -70,5 +73,56 @@ func TestSendOnce_HeadersOfEachRequest(t *testing.T) {
 		if got := h.Get("Content-Encoding") == "gzip"; got != s.opts.Gzip {
 			t.Errorf("request %d: Content-Encoding %q", i, h.Get("Content-Encoding"))
 		}
+	}
+}
+
+// TestSendOnce_CookieJarLeavesTheSharedHeaders: an *http.Client with a
+// cookie jar adds its cookies to the request's headers (net/http's
+// Client.Do does); they go with that request only, never into the headers
+// the client's other requests share.
+func TestSendOnce_CookieJarLeavesTheSharedHeaders(t *testing.T) {
+	srv := vespatest.NewTestServer(t)
+	var mu sync.Mutex
+	var cookies []string
+	record := func(base http.RoundTripper) http.RoundTripper {
+		return roundTripper(func(r *http.Request) (*http.Response, error) {
+			mu.Lock()
+			cookies = append(cookies, r.Header.Get("Cookie"))
+			mu.Unlock()
+			return base.RoundTrip(r)
+		})
+	}
+	c := newTestClient(t, srv.URL(), vespa.WithTransportWrapper(record))
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	jar.SetCookies(u, []*http.Cookie{{Name: "s", Value: "1"}})
+	withJar := &http.Client{Transport: c.HTTPClient().Transport, Jar: jar,
+		CheckRedirect: c.HTTPClient().CheckRedirect}
+	ctx := context.Background()
+	id := vespa.MustParseDocumentID("id:ns:music::h")
+	body := []byte(`{"fields":{"title":"x"}}`)
+	for _, hc := range []*http.Client{withJar, withJar, nil} {
+		for _, kind := range []vespa.OperationKind{vespa.OpPut, vespa.OpRemove} {
+			b := body
+			if kind == vespa.OpRemove {
+				b = nil
+			}
+			r, err := c.SendOnce(ctx, hc, kind, id, b, vespa.OperationOptions{})
+			if err != nil || !r.OK() {
+				t.Fatalf("%v: %v, %+v", kind, err, r)
+			}
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{"s=1", "s=1", "s=1", "s=1", "", ""}
+	if !slices.Equal(cookies, want) {
+		t.Errorf("Cookie headers %q, want %q", cookies, want)
 	}
 }

@@ -104,7 +104,11 @@ func (c *conn) headerFragment(frag []byte, last bool) error {
 	// A block far beyond the limit is not decoded at all, nor anything
 	// after a malformed field: the connection ends (as the Framer does).
 	if int64(len(frag)) > 2*int64(b.remain) || b.invalid != nil {
-		return c.protocolError(http2.ConnectionError(http2.ErrCodeProtocol), errors.New("h2: header block too large or malformed"))
+		detail := fmt.Errorf("h2: header block of stream %d is far above the limit of %d bytes", b.streamID, c.maxHeaderList)
+		if b.invalid != nil {
+			detail = fmt.Errorf("h2: header block of stream %d goes on after a malformed field: %w", b.streamID, b.invalid)
+		}
+		return c.protocolError(http2.ConnectionError(http2.ErrCodeProtocol), detail)
 	}
 	if _, err := b.dec.Write(frag); err != nil {
 		return c.protocolError(http2.ConnectionError(http2.ErrCodeCompression), err)

@@ -163,3 +163,35 @@ func TestHeaders_PathAndContentLengthReachTheServer(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaders_BlockEndsTheConnection: a header block far above the limit
+// (a fragment more than twice what is left of it), or one that goes on in
+// a CONTINUATION after a malformed field, is not decoded: the connection
+// ends with PROTOCOL_ERROR, and the error names the stream and why. The
+// next request gets a connection of its own.
+func TestHeaders_BlockEndsTheConnection(t *testing.T) {
+	status := hpack.HeaderField{Name: ":status", Value: "200"}
+	for _, tc := range []struct {
+		name  string
+		split int // header block bytes per frame
+		limit uint32
+		block []hpack.HeaderField
+		want  string
+	}{
+		{"far above the limit", 1 << 14, 100, []hpack.HeaderField{status, {Name: "x-big", Value: strings.Repeat("b", 3000)}},
+			"header block of stream 1 is far above the limit of 100 bytes"},
+		{"on after a malformed field", 7, 0, []hpack.HeaderField{status, {Name: "x-a", Value: "a\x00b"}, {Name: "x-after", Value: strings.Repeat("c", 40)}},
+			`header block of stream 1 goes on after a malformed field: invalid value of header field "x-a"`},
+	} {
+		srv := headerServer(t, tc.split, map[string][]hpack.HeaderField{"/bad": tc.block, "/good": {status}})
+		tr := newTransport(t, &h2.Transport{MaxResponseHeaderBytes: tc.limit})
+		_, _, err := get(tr, context.Background(), srv.url+"/bad")
+		var ce *h2.ConnError
+		if !errors.As(err, &ce) || !errors.Is(err, http2.ConnectionError(http2.ErrCodeProtocol)) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v; want a PROTOCOL_ERROR *ConnError saying %q", tc.name, err, tc.want)
+		}
+		if code, body, err := get(tr, context.Background(), srv.url+"/good"); err != nil || code != 200 || body != "ok" {
+			t.Errorf("%s: the next request: %d %q %v", tc.name, code, body, err)
+		}
+	}
+}

@@ -363,9 +363,9 @@ func (t *Transport) CloseIdleConnections() {
 
 // Close closes every connection, failing the requests in flight with a
 // [*ConnError] that matches [ErrClosed] (or ErrClosed itself, for one
-// whose connection was being dialled: the dial is cancelled), waits for every goroutine of the
-// transport to end, and makes later requests fail with [ErrClosed]. It
-// returns nil.
+// whose connection was being dialled: the dial is cancelled), waits for
+// every goroutine of the transport to end, and makes later requests fail
+// with [ErrClosed]. It returns nil.
 func (t *Transport) Close() error {
 	t.mu.Lock()
 	t.closed = true

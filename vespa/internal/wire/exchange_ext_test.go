@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
@@ -219,7 +220,7 @@ func TestExchange_SendFollowsTheSameRules(t *testing.T) {
 func TestExchange_TransportFailureIsLogged(t *testing.T) {
 	var logs bytes.Buffer
 	x := wire.New(wire.Config{
-		Transport: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, io.ErrUnexpectedEOF }),
+		Transport: testutil.RoundTripFunc(func(*http.Request) (*http.Response, error) { return nil, io.ErrUnexpectedEOF }),
 		Logger:    slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	})
 	for name, send := range map[string]func(context.Context, *wire.Request) (*wire.Response, error){"Do": x.Do, "Send": x.Send} {

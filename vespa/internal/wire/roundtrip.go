@@ -22,10 +22,10 @@ import (
 // hc's CheckRedirect must refuse redirects as NoRedirects does. The
 // request's deadline is its context's.
 func RoundTrip(hc *http.Client, req *http.Request) (*http.Response, error) {
-	rt := hc.Transport
-	if rt == nil || hc.Jar != nil || hc.Timeout != 0 {
+	if !Direct(hc) {
 		return hc.Do(req) //nolint:gosec // G704: the caller's own request, as hc.Do always is
 	}
+	rt := hc.Transport
 	resp, err := rt.RoundTrip(req)
 	if err != nil {
 		if resp != nil && resp.Body != nil {
@@ -45,6 +45,13 @@ func RoundTrip(hc *http.Client, req *http.Request) (*http.Response, error) {
 		resp.Body = http.NoBody
 	}
 	return resp, nil
+}
+
+// Direct reports whether [RoundTrip] hands a request through hc straight
+// to hc's transport, so that nothing but the transport sees it: hc.Do, by
+// contrast, adds a cookie jar's cookies to the request's own headers.
+func Direct(hc *http.Client) bool {
+	return hc.Transport != nil && hc.Jar == nil && hc.Timeout == 0
 }
 
 // urlErrorOp is the Op of net/http's *url.Error for method: "Get",

@@ -6,18 +6,15 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/internal/wire"
 )
-
-// roundTripFunc is an http.RoundTripper made of a function.
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func TestRoundTrip_RedirectIsReturnedNotFollowed(t *testing.T) {
 	other, hits := counting(t, func(w http.ResponseWriter, r *http.Request) {})
@@ -38,9 +35,34 @@ func TestRoundTrip_RedirectIsReturnedNotFollowed(t *testing.T) {
 	}
 }
 
+// TestDirect: only a client with a transport, no cookie jar and no Timeout
+// is bypassed (hc.Do would add the jar's cookies to the request itself).
+func TestDirect(t *testing.T) {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := http.DefaultTransport
+	for _, tc := range []struct {
+		name string
+		hc   *http.Client
+		want bool
+	}{
+		{"transport only", &http.Client{Transport: rt}, true},
+		{"a redirect policy", &http.Client{Transport: rt, CheckRedirect: wire.NoRedirects}, true},
+		{"no transport", &http.Client{}, false},
+		{"a cookie jar", &http.Client{Transport: rt, Jar: jar}, false},
+		{"a timeout", &http.Client{Transport: rt, Timeout: time.Second}, false},
+	} {
+		if got := wire.Direct(tc.hc); got != tc.want {
+			t.Errorf("%s: Direct = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestRoundTrip_FailureIsURLErrorWithoutQuery(t *testing.T) {
 	cause := io.EOF
-	hc := &http.Client{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, cause })}
+	hc := &http.Client{Transport: testutil.RoundTripFunc(func(*http.Request) (*http.Response, error) { return nil, cause })}
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPut, "http://h:1/document/v1/a/b/docid/c?secret=s3cr3t", nil)
 	_, err := wire.RoundTrip(hc, req) //nolint:bodyclose // it fails: no body
 	var ue *url.Error
@@ -54,11 +76,11 @@ func TestRoundTrip_FailureIsURLErrorWithoutQuery(t *testing.T) {
 
 func TestRoundTrip_NilAnswers(t *testing.T) {
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://h:1/x", nil)
-	hc := &http.Client{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil })}
+	hc := &http.Client{Transport: testutil.RoundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil })}
 	if _, err := wire.RoundTrip(hc, req); err == nil { //nolint:bodyclose // it fails: no body
 		t.Fatal("a nil response with a nil error was taken as an answer")
 	}
-	hc.Transport = roundTripFunc(func(*http.Request) (*http.Response, error) {
+	hc.Transport = testutil.RoundTripFunc(func(*http.Request) (*http.Response, error) {
 		return &http.Response{StatusCode: http.StatusOK, ContentLength: -1}, nil
 	})
 	resp, err := wire.RoundTrip(hc, req)
@@ -68,7 +90,7 @@ func TestRoundTrip_NilAnswers(t *testing.T) {
 	if err != nil || resp.Body != http.NoBody {
 		t.Fatalf("nil body: got %v, %v; want http.NoBody", resp, err)
 	}
-	hc.Transport = roundTripFunc(func(*http.Request) (*http.Response, error) {
+	hc.Transport = testutil.RoundTripFunc(func(*http.Request) (*http.Response, error) {
 		return &http.Response{StatusCode: http.StatusOK, ContentLength: 5}, nil
 	})
 	if _, err := wire.RoundTrip(hc, req); err == nil { //nolint:bodyclose // it fails: no body
@@ -79,7 +101,7 @@ func TestRoundTrip_NilAnswers(t *testing.T) {
 func TestRoundTrip_ClientTimeoutStillApplies(t *testing.T) {
 	block := make(chan struct{})
 	defer close(block)
-	hc := &http.Client{Timeout: 20 * time.Millisecond, Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+	hc := &http.Client{Timeout: 20 * time.Millisecond, Transport: testutil.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 		select {
 		case <-r.Context().Done():
 			return nil, r.Context().Err()
