@@ -60,16 +60,20 @@ type invalidRequestError struct{ msg string }
 func (e *invalidRequestError) Error() string { return e.msg }
 
 // groupingDefaults reads grouping.defaultMaxGroups and grouping.defaultMaxHits
-// (-1: no default, so an unbounded list).
+// (-1: no default, so an unbounded list), in that order: when both are
+// invalid, the error names the first.
 func groupingDefaults(p params) (maxGroups, maxHits int, err error) {
 	maxGroups, maxHits = defaultMaxGroups, defaultMaxHits
-	for name, dst := range map[string]*int{"grouping.defaultMaxGroups": &maxGroups, "grouping.defaultMaxHits": &maxHits} {
-		if v, ok := p.get(name); ok && strings.TrimSpace(v) != "" {
+	for _, d := range []struct {
+		name string
+		dst  *int
+	}{{"grouping.defaultMaxGroups", &maxGroups}, {"grouping.defaultMaxHits", &maxHits}} {
+		if v, ok := p.get(d.name); ok && strings.TrimSpace(v) != "" {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil { // GroupingRequest.intProperty, under MinimalQueryInserter
 				return 0, 0, &invalidRequestError{msg: fmt.Sprintf("Illegal YQL query: '%s' is not a valid integer", v)}
 			}
-			*dst = n
+			*d.dst = n
 		}
 	}
 	return maxGroups, maxHits, nil

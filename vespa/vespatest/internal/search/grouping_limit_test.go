@@ -142,3 +142,21 @@ func TestHandler_globalMaxGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupingDefaults: the two defaults are read, -1 included, and when
+// both are invalid the error names grouping.defaultMaxGroups's value on
+// every call (a map's order named either at random).
+func TestGroupingDefaults(t *testing.T) {
+	if g, h, err := groupingDefaults(params{"grouping.defaultMaxGroups": " 7 ", "grouping.defaultMaxHits": "-1"}); g != 7 || h != -1 || err != nil {
+		t.Errorf("groupingDefaults = %d, %d, %v; want 7, -1, nil", g, h, err)
+	}
+	if g, h, err := groupingDefaults(params{}); g != defaultMaxGroups || h != defaultMaxHits || err != nil {
+		t.Errorf("groupingDefaults of none = %d, %d, %v; want %d, %d, nil", g, h, err, defaultMaxGroups, defaultMaxHits)
+	}
+	both := params{"grouping.defaultMaxGroups": "groups", "grouping.defaultMaxHits": "hits"}
+	for range 32 {
+		if _, _, err := groupingDefaults(both); err == nil || err.Error() != "Illegal YQL query: 'groups' is not a valid integer" {
+			t.Fatalf("groupingDefaults of two invalid values = %v, want the error of grouping.defaultMaxGroups", err)
+		}
+	}
+}
