@@ -14,10 +14,11 @@ import (
 // The emulator serves until its context ends, then stops and exits 0.
 func TestRun_ServesUntilContextEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
 	var stdout, stderr testutil.SyncBuffer
-	done := make(chan int, 1)
-	go func() { done <- run(ctx, []string{"-addr", "127.0.0.1:0"}, &stdout, &stderr) }()
+	var code int
+	ended := make(chan struct{})
+	go func() { defer close(ended); code = run(ctx, []string{"-addr", "127.0.0.1:0"}, &stdout, &stderr) }()
+	defer func() { cancel(); <-ended }() // also when a check fails: the emulator stops before the test ends
 	url := regexp.MustCompile(`container: +(http://\S+)`)
 	var m []string
 	for deadline := time.Now().Add(30 * time.Second); m == nil; time.Sleep(10 * time.Millisecond) {
@@ -42,7 +43,8 @@ func TestRun_ServesUntilContextEnds(t *testing.T) {
 		t.Errorf("health: %d, %v; want 200", status, err)
 	}
 	cancel()
-	if code := <-done; code != 0 {
+	<-ended
+	if code != 0 {
 		t.Errorf("exit %d after the context ended, want 0; stderr %q", code, stderr.String())
 	}
 	http.DefaultClient.CloseIdleConnections()

@@ -176,19 +176,17 @@ func BenchmarkFeed(b *testing.B) {
 			withCompression := func(c feed.Compression) feeder {
 				return func(b *testing.B, url string, n int, fields []byte) { feederFeed(b, url, n, fields, c) }
 			}
-			runs := []struct {
+			type run struct {
 				name string
 				feed feeder
-			}{
+			}
+			runs := []run{
 				{"floor", floorFeed},
 				{"sendonce", sendOnceFeed},
 				{"feeder", withCompression(feed.CompressionNone)},
 			}
 			if target == "sink" && size == "4KB" {
-				runs = append(runs, struct {
-					name string
-					feed feeder
-				}{"feeder-gzip", withCompression(feed.CompressionGzip)})
+				runs = append(runs, run{"feeder-gzip", withCompression(feed.CompressionGzip)})
 			}
 			for _, r := range runs {
 				b.Run(target+"/"+size+"/"+r.name, func(b *testing.B) {

@@ -91,7 +91,7 @@ type schedule struct {
 	workers     int                // workers sending (not delivering)
 	idle        []*worker          // workers waiting for work
 	quitting    bool               // set by Close: idle workers end
-	reaper      *time.Timer        // runs reapIdle
+	reaper      *time.Timer        // runs reapIdle; while armed (set or running) it is one count in wg
 	reaperArmed bool
 	active      map[*worker]struct{} // running workers, to cancel on abort
 	count       int                  // accepted, unfinished operations
@@ -224,6 +224,7 @@ func (f *Feeder) idle(w *worker) *task {
 	s.idle = append(s.idle, w)
 	if !s.reaperArmed {
 		s.reaperArmed = true
+		s.wg.Add(1) // done by reapIdle or endIdleLocked
 		if s.reaper == nil {
 			s.reaper = time.AfterFunc(workerIdleTime, f.reapIdle)
 		} else {
@@ -236,28 +237,29 @@ func (f *Feeder) idle(w *worker) *task {
 
 // reapIdle ends the workers that have been idle for workerIdleTime. The
 // idle list is in the order the workers went idle (spawnLocked takes from
-// its end), so they are at its front.
+// its end), so they are at its front. It sets the reaper again while
+// workers are idle, and is done (s.wg) when none are or Close has begun.
 func (f *Feeder) reapIdle() {
 	s := &f.sched
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !s.quitting {
+		now := time.Now()
+		n := 0
+		for n < len(s.idle) && now.Sub(s.idle[n].idleSince) >= workerIdleTime {
+			s.idle[n].wake <- nil // buffered, and it waits: it ends
+			n++
+		}
+		rest := copy(s.idle, s.idle[n:])
+		clear(s.idle[rest:])
+		s.idle = s.idle[:rest]
+		if rest > 0 {
+			s.reaper.Reset(workerIdleTime - now.Sub(s.idle[0].idleSince))
+			return // still armed
+		}
+	}
 	s.reaperArmed = false
-	if s.quitting {
-		return
-	}
-	now := time.Now()
-	n := 0
-	for n < len(s.idle) && now.Sub(s.idle[n].idleSince) >= workerIdleTime {
-		s.idle[n].wake <- nil // buffered, and it waits: it ends
-		n++
-	}
-	rest := copy(s.idle, s.idle[n:])
-	clear(s.idle[rest:])
-	s.idle = s.idle[:rest]
-	if rest > 0 {
-		s.reaperArmed = true
-		s.reaper.Reset(workerIdleTime - now.Sub(s.idle[0].idleSince))
-	}
+	s.wg.Done()
 }
 
 // endIdleLocked ends every idle worker, for Close.
@@ -269,8 +271,11 @@ func (f *Feeder) endIdleLocked() {
 	}
 	clear(s.idle)
 	s.idle = s.idle[:0]
-	if s.reaper != nil {
-		s.reaper.Stop()
+	// A reaper that has fired is waiting for mu: it sees quitting and is
+	// done; one that has not is done here.
+	if s.reaperArmed && s.reaper.Stop() {
+		s.reaperArmed = false
+		s.wg.Done()
 	}
 }
 

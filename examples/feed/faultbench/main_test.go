@@ -26,6 +26,7 @@ func TestServer_StoresOnceAndInjectsFaults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		t.Cleanup(s.stop) // also when a check fails; a second stop does nothing
 		for _, key := range []string{"d0", "d1", "d0"} {
 			req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.url+"/document/v1/ns/music/docid/"+key, strings.NewReader(`{"fields":{}}`))
 			if err != nil {

@@ -76,7 +76,7 @@ func better(a, b result) bool       { return b.wall == 0 || a.wall < b.wall }
 func fmtRate(r result) string       { return strconv.FormatFloat(r.rate(), 'f', 0, 64) }
 func fmtCPU(r result) string        { return strconv.FormatFloat(r.cpuPerDoc(), 'f', 1, 64) + " µs" }
 
-func compare(ctx context.Context, cli, feedBin string, runs, small, large int, extra []string, stdout, stderr io.Writer) error {
+func compare(ctx context.Context, cliBin, feedBin string, runs, small, large int, extra []string, stdout, stderr io.Writer) error {
 	dir, err := os.MkdirTemp("", "feedcmp")
 	if err != nil {
 		return err
@@ -116,7 +116,7 @@ func compare(ctx context.Context, cli, feedBin string, runs, small, large int, e
 				which := (k + r) % 2 // alternate which goes first
 				var res result
 				if which == 0 {
-					res, err = runCmd(ctx, dir, cli, append([]string{"feed", "--target", url}, path), stderr)
+					res, err = runCmd(ctx, dir, cliBin, append([]string{"feed", "--target", url}, path), stderr)
 				} else {
 					res, err = runCmd(ctx, dir, feedBin, append(append([]string{"-endpoint", url}, extra...), path), stderr)
 				}
