@@ -99,18 +99,17 @@ func deployApp(ctx context.Context, url, dir string) error {
 }
 
 // findApp returns the music application package of the module that holds the
-// working directory, or "" when there is none: it walks up to the nearest
-// go.mod and checks that it is govespa's.
+// working directory, or "" when there is none: it walks up to the go.mod of
+// govespa's module.
 func findApp() string {
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""
 	}
 	for range 64 { // bounded: no path is that deep
-		if mod, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
-			if !bytes.HasPrefix(mod, []byte("module "+modulePath+"\n")) {
-				return ""
-			}
+		// The examples have a module of their own inside the SDK's: walk
+		// past any go.mod that is not the SDK's.
+		if mod, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && bytes.HasPrefix(mod, []byte("module "+modulePath+"\n")) {
 			app := filepath.Join(dir, filepath.FromSlash(appInModule))
 			if _, err := os.Stat(filepath.Join(app, "services.xml")); err != nil {
 				return ""
