@@ -26,8 +26,9 @@ func Notice(format string, args ...any) {
 		return
 	}
 	if w := parentStderr(); w != nil {
-		defer w.Close()
-		if _, err := w.WriteString(line); err == nil {
+		_, err := w.WriteString(line)
+		_ = w.Close() // written or not, the fallback below decides
+		if err == nil {
 			return
 		}
 	}

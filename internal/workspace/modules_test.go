@@ -113,7 +113,7 @@ func forwardedFlags(t *testing.T) []string {
 
 // workspaceModules returns the folders go.work lists, relative to it.
 func workspaceModules(t *testing.T, gowork string) []string {
-	cmd := exec.Command("go", "work", "edit", "-json", gowork)
+	cmd := exec.CommandContext(t.Context(), "go", "work", "edit", "-json", gowork)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go work edit -json %s: %v", gowork, err)
@@ -133,7 +133,7 @@ func workspaceModules(t *testing.T, gowork string) []string {
 
 // goEnv returns go env's value of name.
 func goEnv(t *testing.T, name string) string {
-	out, err := exec.Command("go", "env", name).Output()
+	out, err := exec.CommandContext(t.Context(), "go", "env", name).Output()
 	if err != nil {
 		t.Fatalf("go env %s: %v", name, err)
 	}
