@@ -68,6 +68,7 @@ var errMalformedPage = errors.New("malformed visit response")
 // judge, with Vespa's message or an excerpt of the body.
 func decodeVisitPage(p *visitPage, status int, h http.Header, body []byte) error {
 	p.Status = status
+	p.IgnoredOperation = h.Get("X-Vespa-Ignored-Operation") == "true"
 	p.retryAfter, p.hasRetry = wire.RetryAfterOf(h)
 	if p.OK() && isJSONLines(h) {
 		return decodeVisitLines(p, body)
