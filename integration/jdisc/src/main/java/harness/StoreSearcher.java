@@ -47,6 +47,9 @@ import java.util.Set;
  */
 public final class StoreSearcher extends Searcher {
 
+    /** The longest harness.sleep the searcher honours, so that no query holds a thread for good. */
+    static final long MAX_SLEEP_MILLIS = 60_000;
+
     private final SchemaInfo schemaInfo;
 
     public StoreSearcher(SchemaInfo schemaInfo) {
@@ -62,7 +65,7 @@ public final class StoreSearcher extends Searcher {
             return new Result(query, ErrorMessage.createInvalidQueryParameter(schema +
                     " does not contain requested rank profile '" + query.getRanking().getProfile() + "'"));
         }
-        long sleep = query.properties().getLong("harness.sleep", 0L);
+        long sleep = Math.min(MAX_SLEEP_MILLIS, query.properties().getLong("harness.sleep", 0L));
         if (sleep > 0) {
             try {
                 Thread.sleep(sleep);
