@@ -1,7 +1,9 @@
 package integration
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/query"
 )
 
@@ -234,5 +237,45 @@ func TestJDisc_degradedCoverage(t *testing.T) {
 	}
 	if r.Coverage == nil || r.Coverage.IsDegraded() || r.Coverage.Degraded != nil {
 		t.Errorf("plain query: coverage %+v; want full coverage without degraded", r.Coverage)
+	}
+}
+
+// TestJDisc_streamedVisitBadSelection: against Vespa's own handler, a
+// streamed visit whose selection does not parse ends with its 400 at once.
+// The handler commits 200 to a streamed page before it parses the selection
+// and then never ends the answer (the raw request below shows it: no answer
+// within 3 s), so the SDK asks for each chain's first page unstreamed.
+func TestJDisc_streamedVisitBadSelection(t *testing.T) {
+	h := jdiscHarness(t)
+	if err := h.Reset(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = h.Reset(t.Context()) })
+	if st, body := jdiscDo(t, h.URL, http.MethodPost, "/document/v1/d/music/docid/a", `{"fields":{"title":"a"}}`); st != http.StatusOK {
+		t.Fatalf("put: %d %s", st, body)
+	}
+	const bad = "music.year =="
+	// What the guard is for: the raw streamed request hangs after its 200.
+	raw := &http.Client{Timeout: 3 * time.Second}
+	resp, err := raw.Get(h.URL + "/document/v1/d/music/docid?stream=true&selection=" + url.QueryEscape(bad))
+	if err == nil {
+		_, err = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err == nil {
+			t.Logf("the streamed request with a bad selection ended with %d: Vespa's handler no longer hangs", resp.StatusCode)
+		}
+	}
+	c := newTargetClient(t, &jdiscTarget{h: h})
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	var last error
+	for _, err := range c.Visit(ctx, vespa.VisitRequest{Namespace: "d", DocType: "music", Selection: bad, Stream: true, Timeout: 10 * time.Second}) {
+		if err != nil {
+			last = err
+		}
+	}
+	var ve *vespa.Error
+	if !errors.As(last, &ve) || ve.Status != http.StatusBadRequest {
+		t.Fatalf("streamed visit with selection %q ended with %v, want Vespa's 400", bad, last)
 	}
 }
