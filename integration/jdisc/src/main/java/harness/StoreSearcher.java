@@ -16,6 +16,8 @@ import com.yahoo.search.query.Sorting;
 import com.yahoo.search.result.Coverage;
 import com.yahoo.search.result.ErrorMessage;
 import com.yahoo.search.result.Hit;
+import com.yahoo.search.schema.Schema;
+import com.yahoo.search.schema.SchemaInfo;
 import com.yahoo.search.searchchain.Execution;
 import com.yahoo.tensor.Tensor;
 
@@ -31,15 +33,39 @@ import java.util.Set;
  * Vespa's; matching ({@link QueryMatcher}), ranking, sorting and summaries here are ours and only
  * cover what govespa's tests use.
  * <p>
+ * The rank profile is checked against the schema as Vespa's backend checks it before dispatch
+ * (container-search VespaBackend.search: "schema 'music' does not contain requested rank profile 'x'",
+ * INVALID_QUERY_PARAMETER, code 4, 400), over the {@link SchemaInfo} the config model derives
+ * from the application's schemas, which the container injects.
+ * <p>
  * The query property {@code harness.sleep} (milliseconds) makes it sleep before answering, to
- * provoke the container's real timeout handling.
+ * provoke the container's real timeout handling. The query property {@code harness.degraded}
+ * (a comma-separated list of match-phase, timeout, adaptive-timeout, anntimeout, non-ideal-state)
+ * makes it answer with half the documents covered and those degradation reasons, as a content
+ * node's reply sets them (container-search ProtobufSerialization.convertToCoverage), so that
+ * Vespa's own renderer writes root.coverage.degraded.
  */
 public final class StoreSearcher extends Searcher {
+
+    /** The longest harness.sleep the searcher honours, so that no query holds a thread for good. */
+    static final long MAX_SLEEP_MILLIS = 60_000;
+
+    private final SchemaInfo schemaInfo;
+
+    public StoreSearcher(SchemaInfo schemaInfo) {
+        this.schemaInfo = schemaInfo;
+    }
 
     @Override
     public Result search(Query query, Execution execution) {
         Store store = Store.get();
-        long sleep = query.properties().getLong("harness.sleep", 0L);
+        Schema schema = schema(query);
+        if (schema != null && !schema.rankProfiles().containsKey(query.getRanking().getProfile())) {
+            // As VespaBackend.search words it (Schema.toString is "schema 'music'").
+            return new Result(query, ErrorMessage.createInvalidQueryParameter(schema +
+                    " does not contain requested rank profile '" + query.getRanking().getProfile() + "'"));
+        }
+        long sleep = Math.min(MAX_SLEEP_MILLIS, query.properties().getLong("harness.sleep", 0L));
         if (sleep > 0) {
             try {
                 Thread.sleep(sleep);
@@ -71,7 +97,7 @@ public final class StoreSearcher extends Searcher {
 
         Result result = new Result(query);
         result.setTotalHitCount(matches.size());
-        result.setCoverage(new Coverage(searched, searched, 1));
+        result.setCoverage(coverage(query, searched));
         int from = Math.min(query.getOffset(), matches.size());
         int to = Math.min(from + query.getHits(), matches.size());
         Set<String> selected = query.getPresentation().getSummaryFields();
@@ -79,6 +105,41 @@ public final class StoreSearcher extends Searcher {
             result.hits().add(hit(store, m, selected));
         }
         return result;
+    }
+
+    /** The coverage of a query that searched searched documents, degraded as harness.degraded says. */
+    private static Coverage coverage(Query query, int searched) {
+        String degraded = query.properties().getString("harness.degraded", "");
+        if (degraded.isEmpty()) return new Coverage(searched, searched, 1);
+        int reason = 0;
+        for (String r : degraded.split(",")) {
+            switch (r.trim()) {
+                case "match-phase" -> reason |= Coverage.DEGRADED_BY_MATCH_PHASE;
+                case "timeout" -> reason |= Coverage.DEGRADED_BY_TIMEOUT;
+                case "adaptive-timeout" -> reason |= Coverage.DEGRADED_BY_ADAPTIVE_TIMEOUT;
+                case "anntimeout" -> reason |= Coverage.DEGRADED_BY_ANN_TIMEOUT;
+                case "non-ideal-state", "" -> { } // half coverage and no other reason is a non-ideal state
+                default -> throw new IllegalArgumentException("harness.degraded: unknown reason '" + r + "'");
+            }
+        }
+        long active = Math.max(2, searched);
+        Coverage c = new Coverage(active / 2, active, 1);
+        c.setNodesTried(1).setTargetActive(active);
+        c.setDegradedReason(reason);
+        return c;
+    }
+
+    /**
+     * The schema whose rank profiles the query must name, as VespaBackend.getDocumentDatabase picks it:
+     * the one restrict names when it names exactly one known schema, else the first (the default).
+     */
+    private Schema schema(Query query) {
+        Set<String> restrict = query.getModel().getRestrict();
+        if (restrict.size() == 1) {
+            Schema s = schemaInfo.schemas().get(restrict.iterator().next());
+            if (s != null) return s;
+        }
+        return schemaInfo.schemas().values().stream().findFirst().orElse(null);
     }
 
     @Override
