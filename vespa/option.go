@@ -234,7 +234,7 @@ func defaultConfig() config {
 		connections: DefaultConnections,
 		idle:        DefaultIdleConnTimeout,
 		logger:      slog.New(slog.DiscardHandler),
-		policy:      retries.SyncRequest,
+		policy:      retries.SyncRequestPolicy(),
 		docLimit:    DefaultDocumentLimit,
 		visitLimit:  DefaultVisitPageLimit,
 	}

@@ -239,7 +239,7 @@ func (v *Visitor) fetchSlice(ctx context.Context, pos int, cont string, out chan
 	ch := v.chains[pos]
 	guard := newAdvanceGuard(cont)
 	for {
-		p, err := v.c.fetchVisitPage(ctx, "visit", http.MethodGet, v.path, v.query(ch, cont), nil, v.timeout(), retries.Visit)
+		p, err := v.c.fetchVisitPage(ctx, "visit", http.MethodGet, v.path, v.query(ch, cont), nil, v.timeout(), retries.VisitPolicy())
 		if err == nil {
 			err = guard.check(v.path, cont, p.next)
 		}
