@@ -63,11 +63,12 @@ func (c *Client) Remove(ctx context.Context, id DocumentID, opts OperationOption
 }
 
 // doEncoded is do with the body encode(v). A value that does not encode is
-// an [*Error] of the operation ("put", "update"), and nothing is sent.
+// an [*EncodeError] of the operation ("put", "update") matching
+// [ErrInvalidDocument], and nothing is sent.
 func (c *Client) doEncoded(ctx context.Context, kind OperationKind, id DocumentID, v any, encode func(any) ([]byte, error), opts OperationOptions) (*Result, error) {
 	body, err := encode(v)
 	if err != nil {
-		return nil, &Error{Op: kind.String(), ID: id.String(), Err: err}
+		return nil, &EncodeError{Op: kind.String(), ID: id.String(), Err: err}
 	}
 	return c.do(ctx, kind, id, body, opts)
 }

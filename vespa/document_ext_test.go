@@ -90,9 +90,9 @@ func TestClient_Put(t *testing.T) {
 		for op, send := range map[string]func(context.Context, vespa.DocumentID, any, vespa.OperationOptions) (*vespa.Result, error){"put": c.Put, "update": c.Update} {
 			for _, f := range []any{nil, []int{1}, json.RawMessage(`{"a":`), "x", make(chan int)} {
 				_, err := send(context.Background(), testID, f, vespa.OperationOptions{})
-				var ve *vespa.Error
-				if !errors.As(err, &ve) || ve.Op != op || ve.ID != testID.String() || ve.Status != 0 {
-					t.Errorf("%s(%v) = %v, want a %s *Error of %s", op, f, err, op, testID)
+				var ee *vespa.EncodeError
+				if !errors.As(err, &ee) || !errors.Is(err, vespa.ErrInvalidDocument) || ee.Op != op || ee.ID != testID.String() {
+					t.Errorf("%s(%v) = %v, want a %s *EncodeError of %s", op, f, err, op, testID)
 				}
 			}
 		}

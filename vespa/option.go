@@ -164,8 +164,11 @@ func WithTimeout(d time.Duration) Option { return timeoutOption(d) }
 // wrap(base), so that one wrapper sees every request of the client:
 // OpenTelemetry's otelhttp.NewTransport, metrics, request IDs. wrap is
 // called once per transport, at [NewClient] and at each NewHTTPClient; it
-// must return a non-nil RoundTripper that passes requests on to base (it
-// may add headers), and must not retry. base is the client's own transport
+// must return a non-nil RoundTripper that passes requests on to base, and
+// must not retry. It may add or set headers: with a wrapper, every request
+// has a header map of its own. A document request's URL is what
+// http.NewRequest would make (Path decoded, RawPath the exact escaped path
+// sent, Host the endpoint's). base is the client's own transport
 // (TLS, connection pool); the requests the wrapper sees carry the client's
 // credentials (Authorization), so a wrapper that logs must leave them out.
 // A nil wrap is an error. Default: no wrapper.
@@ -231,7 +234,7 @@ func defaultConfig() config {
 		connections: DefaultConnections,
 		idle:        DefaultIdleConnTimeout,
 		logger:      slog.New(slog.DiscardHandler),
-		policy:      retries.SyncRequest,
+		policy:      retries.SyncRequestPolicy(),
 		docLimit:    DefaultDocumentLimit,
 		visitLimit:  DefaultVisitPageLimit,
 	}

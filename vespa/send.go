@@ -7,6 +7,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/govespa/govespa/vespa/internal/wire"
@@ -78,19 +80,15 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 	if err != nil {
 		return nil, &Error{Op: kind.String(), ID: id.String(), Path: path, Err: err}
 	}
-	u := req.URL // url.Parse's, reused
-	*u = *c.endpoint
-	u.Path, u.RawPath = "", ""
-	u.Opaque = path // sent as it is: our escaping must reach the server unchanged
-	u.RawQuery = query
-	req.Host = u.Host
+	setDocumentURL(req, c.endpoint, path, query)
 	if hasBody {
 		wire.SetBody(req, body)
 	}
-	if len(opts.Header) == 0 && !opts.Gzip && wire.Direct(hc) {
+	if len(opts.Header) == 0 && !opts.Gzip && c.sharesHeaders(hc) {
 		// The common request: the headers are the client's fixed ones,
-		// built once and shared (a RoundTripper must not modify them;
-		// hc.Do would, adding a cookie jar's cookies).
+		// built once and shared. Only the client's own transport, with no
+		// wrapper, sees them, and it never modifies them (hc.Do would,
+		// adding a cookie jar's cookies; a wrapper may add headers).
 		req.Header = c.fixedHeader(hasBody)
 	} else {
 		h := req.Header
@@ -151,6 +149,40 @@ func (c *Client) target(id DocumentID, kind OperationKind, opts *OperationOption
 	}
 	s := string(b)
 	return s[:n], s[n+1:]
+}
+
+// setDocumentURL points req at path (escaped) and query on the endpoint, as
+// http.NewRequest would for the URL they make: Path holds the decoded path
+// and RawPath the exact escaped one that goes on the wire (a wrapper, a
+// tracer or a log reads Path, Host and URL.String() as for any request).
+// Every byte of path is unreserved, '/', a sub-delimiter of the
+// endpoint's own escaped path or a %XX escape, so URL.EscapedPath gives
+// back path itself.
+func setDocumentURL(req *http.Request, endpoint *url.URL, path, query string) {
+	u := req.URL // url.Parse's, reused
+	*u = *endpoint
+	u.Opaque = ""
+	u.Path, u.RawPath = path, ""
+	if strings.IndexByte(path, '%') >= 0 {
+		if p, err := url.PathUnescape(path); err == nil && p != path {
+			u.Path, u.RawPath = p, path
+		}
+	}
+	u.RawQuery = query
+	req.Host = u.Host
+}
+
+// sharesHeaders reports whether a request through hc may carry the
+// client's shared fixed headers: only when hc's transport is the client's
+// own, with no [WithTransportWrapper] (a wrapper may add headers to the
+// request it is given, and would then add them to every request at once),
+// and nothing but that transport sees the request ([wire.Direct]).
+func (c *Client) sharesHeaders(hc *http.Client) bool {
+	if c.cfg().wrapper != nil || !wire.Direct(hc) {
+		return false
+	}
+	_, own := hc.Transport.(*headerTransport)
+	return own
 }
 
 // deadlineWithin reports whether ctx already ends within d from now.

@@ -251,7 +251,7 @@ func (v *Visitor) fetchSlice(ctx context.Context, pos int, cont string, out chan
 	answered := false // a page of this chain came back: its selection parses
 	for {
 		q := v.query(ch, cont, v.req.Stream && answered)
-		p, err := v.c.fetchVisitPage(ctx, "visit", http.MethodGet, v.path, q, nil, v.timeout(), retries.Visit)
+		p, err := v.c.fetchVisitPage(ctx, "visit", http.MethodGet, v.path, q, nil, v.timeout(), retries.VisitPolicy())
 		if err == nil {
 			answered = true
 			err = guard.check(v.path, cont, p.next)

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/govespa/govespa/vespa"
@@ -168,7 +170,9 @@ func systemURL(name string) (*url.URL, error) {
 //     with the CLI;
 //   - either way, the CA certificate from $VESPA_CLI_DATA_PLANE_CA_CERT
 //     (PEM) or $VESPA_CLI_DATA_PLANE_CA_CERT_FILE, and no verification at all
-//     when $VESPA_CLI_DATA_PLANE_TRUST_ALL is set.
+//     when $VESPA_CLI_DATA_PLANE_TRUST_ALL is true (read as strconv.ParseBool
+//     does, also yes/no; false, 0, no or empty keep verification on; any
+//     other value is an error).
 //
 // When neither a token nor a certificate is found, the error matches
 // [ErrNoCredentials] and names the places looked.
@@ -183,8 +187,14 @@ func dataPlaneFromEnv(env func(string) (string, bool), app ApplicationID, now ti
 	} else if f, _ := env(EnvDataPlaneCACertFile); f != "" {
 		opts.Options = append(opts.Options, vespa.WithCAFile(f))
 	}
-	if _, ok := env(EnvDataPlaneTrustAll); ok {
-		opts.Options = append(opts.Options, vespa.WithInsecureSkipVerify())
+	if v, ok := env(EnvDataPlaneTrustAll); ok && v != "" {
+		trust, err := parseBool(v)
+		if err != nil {
+			return opts, fmt.Errorf("cloud: $%s=%q: want true or false (1/0, yes/no)", EnvDataPlaneTrustAll, v)
+		}
+		if trust {
+			opts.Options = append(opts.Options, vespa.WithInsecureSkipVerify())
+		}
 	}
 	if token, _ := env(EnvDataPlaneToken); token != "" {
 		opts.Token = token
@@ -243,4 +253,16 @@ func credentialPEM(env func(string) (string, bool), textVar, fileVar, defaultFil
 		return nil, "", fmt.Errorf("cloud: %w", err)
 	}
 	return b, path, nil
+}
+
+// parseBool reads an environment flag as strconv.ParseBool does, and also
+// yes/no (any case).
+func parseBool(v string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "yes", "y", "on":
+		return true, nil
+	case "no", "n", "off":
+		return false, nil
+	}
+	return strconv.ParseBool(strings.TrimSpace(v))
 }

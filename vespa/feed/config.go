@@ -197,7 +197,7 @@ func (cfg Config) withDefaults(client *vespa.Client) (Config, error) {
 		cfg.GzipMinBytes = DefaultGzipMinBytes
 	}
 	if cfg.Retries == nil {
-		cfg.Retries = []retries.Policy{retries.Feed}
+		cfg.Retries = []retries.Policy{retries.FeedPolicy()}
 	} else {
 		cfg.Retries = slices.Clone(cfg.Retries)
 	}

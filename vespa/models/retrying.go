@@ -21,10 +21,12 @@ type retrying struct {
 //
 //	models.Retrying(provider, retries.Embedder.WithMaxAttempts(5))
 //
-// EmbedAll retries the whole batch. Cancellation of the caller's ctx is never
-// retried nor delayed (package retries sees to it): the call returns at once,
-// also in the middle of a wait, with an error matching context.Canceled or
-// context.DeadlineExceeded.
+// EmbedAll retries the whole batch. A cancellation is never retried nor
+// delayed, and p's predicate never sees it (package retries sees to it):
+// when the caller's ctx ends the call returns at once, also in the middle
+// of a wait, with an error matching context.Canceled or
+// context.DeadlineExceeded; a delegate's error matching context.Canceled
+// is returned at once too, even while ctx is alive.
 //
 // A nil delegate and a policy with an invalid value ([retries.Policy.Err])
 // are errors. The zero Policy makes one call. Wrapping is opt-in: an

@@ -283,3 +283,27 @@ func TestEmbedAllFunc(t *testing.T) {
 		t.Error("a batch function returning no vector did not fail")
 	}
 }
+
+// TestRetrying_DelegateCancellationNeverRetried: the seed's rule. A
+// delegate that returns context.Canceled (its own call was cancelled) while
+// the caller's context is alive is neither retried nor delayed, and the
+// policy's predicate never sees it. Before, retries.Embedder retried it
+// (3 calls, two waits) and showed it to the predicate.
+func TestRetrying_DelegateCancellationNeverRetried(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := &flaky{start: time.Now(), failures: 10, err: errors.Join(errors.New("provider: request aborted"), context.Canceled)}
+		shown := 0
+		p := retries.EmbedderPolicy().WithRetryIf(func(o retries.Outcome) bool { shown++; return o.Err != nil })
+		e, err := models.Retrying(d, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = e.Embed(context.Background(), "q")
+		if !errors.Is(err, context.Canceled) || len(d.calls) != 1 || shown != 0 {
+			t.Fatalf("Embed: %v after %d calls, predicate shown %d; want context.Canceled, 1 call, 0 shown", err, len(d.calls), shown)
+		}
+		if _, err = e.EmbedAll(context.Background(), []string{"a", "b"}); !errors.Is(err, context.Canceled) || len(d.calls) != 2 || shown != 0 {
+			t.Fatalf("EmbedAll: %v after %d calls in all, predicate shown %d", err, len(d.calls), shown)
+		}
+	})
+}

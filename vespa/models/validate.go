@@ -154,7 +154,7 @@ func (c ModelConfig) Validate(ctx context.Context, opts ...ValidateOption) error
 		cfg.isHF = IsHuggingFaceHost
 	}
 	if !cfg.policySet {
-		cfg.policy = retries.URLValidation
+		cfg.policy = retries.URLValidationPolicy()
 	}
 	if err := c.Check(); err != nil {
 		return err

@@ -72,7 +72,7 @@ func New(c *vespa.Client, opts ...Option) (*Client, error) {
 	if c == nil {
 		return nil, errors.New("query: New: nil client")
 	}
-	qc := &Client{hc: c.HTTPClient(), path: "/search/", logger: c.Logger(), policy: retries.Query, limit: DefaultResultLimit}
+	qc := &Client{hc: c.HTTPClient(), path: "/search/", logger: c.Logger(), policy: retries.QueryPolicy(), limit: DefaultResultLimit}
 	for _, o := range opts {
 		if o == nil {
 			continue

@@ -209,7 +209,10 @@ var errRetry = errors.New("retries: retry result")
 // error satisfying errors.Is with ctx.Err() (context.Canceled or
 // context.DeadlineExceeded), also when ctx carries a custom cause (which then
 // satisfies errors.Is too). A cancellation is never retried and never
-// delayed. The outcomes Do hands to the predicate and the observer have a nil
+// delayed, and the predicate never sees it: an error matching
+// context.Canceled (from op, also while ctx is alive, as a delegate that
+// was cancelled on its own returns) or ctx's own end is returned at once,
+// under every policy. The outcomes Do hands to the predicate and the observer have a nil
 // Result.
 func (p Policy) Do(ctx context.Context, op func(context.Context) error) error {
 	_, err := Run(ctx, p, func(ctx context.Context) (any, error) {
@@ -242,7 +245,7 @@ func Run[T any](ctx context.Context, p Policy, op func(context.Context) (T, erro
 	v, err := op(ctx)
 	last := Outcome{Attempt: 1, Result: any(v), Err: err}
 	switch {
-	case err != nil && isCallerCancellation(ctx, err):
+	case err != nil && isCancellation(ctx, err):
 		return v, asContextError(ctx, err)
 	case !p.ShouldRetry(last):
 		return v, err
@@ -305,7 +308,7 @@ func runRetrying[T any](ctx context.Context, p Policy, op func(context.Context) 
 		lastVal = v
 		last = Outcome{Attempt: attempt, Result: any(v), Err: err}
 		switch {
-		case err != nil && isCallerCancellation(ctx, err):
+		case err != nil && isCancellation(ctx, err):
 			final = true
 			last.Err = asContextError(ctx, err)
 			return struct{}{}, err
@@ -347,6 +350,16 @@ func asContextError(ctx context.Context, err error) error {
 		return fmt.Errorf("%w: %w", cerr, err)
 	}
 	return err
+}
+
+// isCancellation reports whether err is a cancellation, which no policy
+// retries, delays or shows to its predicate: context.Canceled from
+// anywhere (a delegate that was cancelled, even while ctx is alive), or
+// the end of the caller's ctx ([isCallerCancellation]). A deadline of the
+// operation's own (an attempt timeout, with ctx alive) is not one: the
+// policy judges it.
+func isCancellation(ctx context.Context, err error) bool {
+	return errors.Is(err, context.Canceled) || isCallerCancellation(ctx, err)
 }
 
 // isCallerCancellation reports whether err is a cancellation that comes from

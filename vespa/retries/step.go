@@ -86,7 +86,7 @@ func (s *Stepper) Attempts() int {
 // Next decides on o, the outcome of the attempt just made (its Attempt field
 // is set by Next), and returns the wait before the next attempt and true, or
 // false when the operation ends with o. It never retries when ctx is done or
-// when o's error is the caller's cancellation (see [Run]); the caller's own
+// when o's error is a cancellation (see [Run]); the caller's own
 // deadline is what ends a policy without an attempt limit.
 //
 // As with nested Run calls, the innermost policy decides first; an outcome
@@ -94,7 +94,7 @@ func (s *Stepper) Attempts() int {
 // policy around it, and so on outwards. A policy that retries starts the
 // policies inside it over (fresh invocations, fresh Backoffs).
 func (s *Stepper) Next(ctx context.Context, o Outcome) (time.Duration, bool) {
-	if ctx.Err() != nil || o.Err != nil && isCallerCancellation(ctx, o.Err) {
+	if ctx.Err() != nil || o.Err != nil && isCancellation(ctx, o.Err) {
 		return 0, false
 	}
 	for i := len(s.levels) - 1; i >= 0; i-- {

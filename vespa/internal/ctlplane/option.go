@@ -32,7 +32,7 @@ type Settings struct {
 // (see [Settings.Complete]).
 func NewSettings(poll time.Duration, userAgent string) Settings {
 	return Settings{
-		Policy:    retries.ControlPlane,
+		Policy:    retries.ControlPlanePolicy(),
 		Logger:    slog.New(slog.DiscardHandler),
 		Poll:      poll,
 		UserAgent: userAgent,
