@@ -40,11 +40,23 @@ type Transport struct {
 	Logger *slog.Logger
 
 	x       *wire.Exchange
-	timeout time.Duration // per attempt: the given *http.Client's Timeout
+	timeout time.Duration // per attempt: the given *http.Client's Timeout, 0 for the defaults
 }
 
+// The default bounds of one attempt, used when the *http.Client given to
+// [NewTransport] has no Timeout: a control-plane server that accepts a
+// connection and never answers must not hold a call made with
+// context.Background() forever. An upload (a deploy's prepare, which the
+// config server may work on for minutes) gets longer than any other call.
+// Variables only so that tests can shorten them; the SDK never assigns them.
+var (
+	CallTimeout   = 2 * time.Minute
+	UploadTimeout = 15 * time.Minute
+)
+
 // NewTransport returns a transport for package pkg over hc's transport (its
-// Timeout bounds each attempt; its redirect policy is replaced by
+// Timeout bounds each attempt, [CallTimeout] and [UploadTimeout] when it has
+// none; its redirect policy is replaced by
 // wire.SameOrigin, so that no body, signature or token goes to another
 // origin).
 func NewTransport(pkg string, hc *http.Client, policy retries.Policy, userAgent string, logger *slog.Logger) *Transport {
@@ -92,7 +104,7 @@ func (r *Reply) StatusCode() int { return r.Status }
 func (t *Transport) Do(ctx context.Context, c Call) (*Reply, error) {
 	var cause error // the last failure not caused by ctx's end
 	r, err := retries.Run(ctx, t.Policy, func(actx context.Context) (*Reply, error) {
-		r, _, err := t.attempt(actx, c)
+		r, _, err := t.attempt(actx, c, t.attemptTimeout(CallTimeout))
 		if err != nil {
 			t.Logger.DebugContext(actx, t.Pkg+": attempt failed", "op", c.Op, "method", c.Method, "path", c.URL.Path, "err", err)
 			if ctx.Err() == nil {
@@ -132,7 +144,7 @@ func lastCause(err error) error {
 // error, or the gateway's *Error, stays visible to errors.Is and errors.As).
 // When nothing went out, such as a refused connection, the error says so.
 func (t *Transport) Upload(ctx context.Context, c Call) (*Reply, error) {
-	r, sent, err := t.attempt(ctx, c)
+	r, sent, err := t.attempt(ctx, c, t.attemptTimeout(UploadTimeout))
 	if err == nil {
 		return r, nil
 	}
@@ -155,9 +167,19 @@ func (t *Transport) Upload(ctx context.Context, c Call) (*Reply, error) {
 	return nil, fmt.Errorf("%w (nothing was sent)", err)
 }
 
-// attempt sends c once. sent reports whether the request's headers were
-// written to a connection, so that the server may have acted on it.
-func (t *Transport) attempt(ctx context.Context, c Call) (_ *Reply, sent bool, _ error) {
+// attemptTimeout returns the bound of one attempt: the client's Timeout, or
+// def.
+func (t *Transport) attemptTimeout(def time.Duration) time.Duration {
+	if t.timeout > 0 {
+		return t.timeout
+	}
+	return def
+}
+
+// attempt sends c once, bounded by timeout. sent reports whether the
+// request's headers were written to a connection, so that the server may have
+// acted on it.
+func (t *Transport) attempt(ctx context.Context, c Call, timeout time.Duration) (_ *Reply, sent bool, _ error) {
 	write := c.Write
 	if write == nil && c.Body != nil {
 		body := c.Body
@@ -191,7 +213,7 @@ func (t *Transport) attempt(ctx context.Context, c Call) (_ *Reply, sent bool, _
 		path = "/" + path
 	}
 	req := &wire.Request{Op: c.Op, Path: path, Method: c.Method, URL: c.URL.String(),
-		Header: http.Header{"Accept": {"application/json"}}, Timeout: t.timeout, Limit: MaxReplyBody}
+		Header: http.Header{"Accept": {"application/json"}}, Timeout: timeout, Limit: MaxReplyBody}
 	if c.ContentType != "" {
 		req.Header.Set("Content-Type", c.ContentType)
 	}
