@@ -81,6 +81,16 @@ func NewPackage(path string) (*Package, error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("deploy: application package %s: %w", path, err)
 			}
+			for _, f := range zr.File {
+				// A zip written with Windows separators (some Windows tools do)
+				// holds `schemas\music.sd` where the config server looks for
+				// schemas/music.sd: it would be accepted here and refused by
+				// every deploy.
+				if strings.Contains(f.Name, "\\") {
+					zr.Close()
+					return nil, nil, fmt.Errorf("deploy: application package %s: entry %q uses \\ as a separator; zip entries must use /", path, f.Name)
+				}
+			}
 			return zr, zr.Close, nil
 		}
 	}
