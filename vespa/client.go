@@ -88,6 +88,11 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	if cfg.token != "" && u.Scheme == "http" && !isLoopback(u.Hostname()) {
 		return nil, fmt.Errorf("vespa: WithToken: refusing to send a token over plain http to %s (use https, or a loopback host)", u.Host)
 	}
+	if cfg.httpVersion == HTTP2 && u.Scheme == "http" && cfg.baseTransport == nil && proxied(u) {
+		// net/http would send the h2c preface to the proxy, which speaks
+		// HTTP/1.1: every request would fail, late and obscurely.
+		return nil, fmt.Errorf("vespa: WithHTTPVersion(HTTP2): the environment (HTTP_PROXY) sends %s through a proxy, and h2c cannot pass an HTTP/1.1 proxy; use https, HTTPAuto or HTTP1, or name the host in NO_PROXY", u.Host)
+	}
 	policy := cfg.policy
 	if cfg.attempts > 0 {
 		policy = policy.WithMaxAttempts(cfg.attempts)
@@ -180,7 +185,12 @@ func isLoopback(host string) bool {
 // newHeaderTransport returns a new transport with its own connection pool,
 // wrapped by WithTransportWrapper's function.
 func (c *Client) newHeaderTransport() (*headerTransport, error) {
-	cfg, tlsCfg := c.cfg(), c.sec().tls
+	return c.newHeaderTransportFor(c.cfg())
+}
+
+// newHeaderTransportFor is newHeaderTransport with the settings of cfg.
+func (c *Client) newHeaderTransportFor(cfg *config) (*headerTransport, error) {
+	tlsCfg := c.sec().tls
 	raw := cfg.baseTransport
 	if raw == nil {
 		raw = newTransport(cfg, tlsCfg, c.endpoint)
@@ -236,7 +246,12 @@ func (c *Client) HTTPClient() *http.Client { return c.hc }
 // same settings as [Client.HTTPClient]. The feeder makes one per
 // connection. [Client.Close] closes its idle connections too.
 func (c *Client) NewHTTPClient() *http.Client {
-	t, err := c.newHeaderTransport()
+	return c.newHTTPClientFor(c.cfg())
+}
+
+// newHTTPClientFor is NewHTTPClient with the settings of cfg.
+func (c *Client) newHTTPClientFor(cfg *config) *http.Client {
+	t, err := c.newHeaderTransportFor(cfg)
 	if err != nil {
 		// The wrapper gave a transport at NewClient and not now: send
 		// through the shared transport rather than fail.

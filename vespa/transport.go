@@ -11,6 +11,8 @@ import (
 	"os"
 	"time"
 
+	"golang.org/x/net/http/httpproxy"
+
 	"github.com/govespa/govespa/vespa/internal/h2"
 	"github.com/govespa/govespa/vespa/internal/wire"
 )
@@ -69,9 +71,11 @@ func newTransport(c *config, tlsCfg *tls.Config, endpoint *url.URL) http.RoundTr
 	return newNetHTTPTransport(c, tlsCfg)
 }
 
-// proxied reports whether the environment names a proxy for endpoint.
+// proxied reports whether the environment names a proxy for endpoint. It
+// reads the environment at each call (http.ProxyFromEnvironment reads it once
+// per process).
 func proxied(endpoint *url.URL) bool {
-	p, err := http.ProxyFromEnvironment(&http.Request{URL: endpoint})
+	p, err := httpproxy.FromEnvironment().ProxyFunc()(endpoint)
 	return err != nil || p != nil
 }
 

@@ -87,7 +87,9 @@ func TestWrapper_HeaderSetUnderFeeder(t *testing.T) {
 			return base.RoundTrip(r)
 		})
 	}
-	c := newTestClient(t, srv.URL, vespa.WithTransportWrapper(set))
+	// recordingVespa is HTTP/1.1 only (httptest), and a feeder speaks
+	// HTTP/2 unless told otherwise.
+	c := newTestClient(t, srv.URL, vespa.WithTransportWrapper(set), vespa.WithHTTPVersion(vespa.HTTP1))
 	var failed atomic.Int64
 	f, err := feed.New(c, feed.Config{Connections: 4, MinInflight: 16, MaxInflight: 16,
 		OnOutcome: func(_ context.Context, o feed.Outcome) {

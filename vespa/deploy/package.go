@@ -87,7 +87,7 @@ func NewPackage(path string) (*Package, error) {
 				// schemas/music.sd: it would be accepted here and refused by
 				// every deploy.
 				if strings.Contains(f.Name, "\\") {
-					zr.Close()
+					_ = zr.Close() // the error above is the one to report
 					return nil, nil, fmt.Errorf("deploy: application package %s: entry %q uses \\ as a separator; zip entries must use /", path, f.Name)
 				}
 			}

@@ -87,10 +87,12 @@ type Config struct {
 	// endpoint, each an *http.Client with its own transport from
 	// [vespa.Client.NewHTTPClient]; each request goes to the least busy.
 	// "Connections" means the same in vespa and feed: 0 takes the client's
-	// [vespa.WithConnections] (default 8), so one setting sizes both. Give
-	// the client vespa.WithHTTPVersion(vespa.HTTP2), where each connection
-	// carries many requests at once; over HTTP/1.1 each one is a pool that
-	// opens a TCP connection per request in flight.
+	// [vespa.WithConnections] (default 8), so one setting sizes both. Each
+	// connection speaks HTTP/2 by default and carries many requests at once
+	// ([vespa.Client.NewFeedHTTPClient]: h2c on http://, ALPN on https://,
+	// as Vespa's own feed clients do); a client built with
+	// vespa.WithHTTPVersion(vespa.HTTP1) makes each one a pool that opens a
+	// TCP connection per request in flight.
 	Connections int
 	// MinInflight and MaxInflight bound the adaptive limit of operations in
 	// flight. Defaults 2 and 128 per connection. The limit starts at 8 per

@@ -20,12 +20,13 @@ type conn struct {
 	busy atomic.Int64 // requests in flight on it
 }
 
-// newConns opens n connections with the client's settings, counting the
+// newConns opens n connections with the client's settings
+// ([vespa.Client.NewFeedHTTPClient]: HTTP/2 unless chosen otherwise), counting the
 // bytes they carry into stats.
 func newConns(client *vespa.Client, n int, stats *collector) []*conn {
 	conns := make([]*conn, n)
 	for i := range conns {
-		hc := client.NewHTTPClient()
+		hc := client.NewFeedHTTPClient()
 		hc.Transport = &countingTransport{base: hc.Transport, stats: stats}
 		conns[i] = &conn{hc: hc}
 	}
