@@ -143,7 +143,7 @@ func parseEndpoint(endpoint string) (*url.URL, error) {
 		if strings.Contains(endpoint, "@") {
 			err = errors.New("it does not parse as a URL")
 		}
-		return nil, fmt.Errorf("vespa: invalid endpoint %s: %w", redactEndpoint(endpoint), err)
+		return nil, fmt.Errorf("vespa: invalid endpoint %s: %w%s", redactEndpoint(endpoint), err, schemeHint(endpoint))
 	}
 	shown := wire.RedactURL(endpoint)
 	if i := strings.LastIndexByte(shown, '@'); i >= 0 { // user information that url.Parse did not see as such
@@ -151,7 +151,7 @@ func parseEndpoint(endpoint string) (*url.URL, error) {
 	}
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, fmt.Errorf("vespa: invalid endpoint %q: the scheme must be http or https", shown)
+		return nil, fmt.Errorf("vespa: invalid endpoint %q: the scheme must be http or https%s", shown, schemeHint(shown))
 	case u.Host == "" || u.Hostname() == "":
 		return nil, fmt.Errorf("vespa: invalid endpoint %q: no host", shown)
 	case u.RawQuery != "" || u.ForceQuery:
@@ -161,7 +161,33 @@ func parseEndpoint(endpoint string) (*url.URL, error) {
 	case u.User != nil:
 		return nil, errors.New("vespa: invalid endpoint: it must not hold user information (use WithToken or WithHeader)")
 	}
+	if api := apiPath(u.Path); api != "" {
+		return nil, fmt.Errorf("vespa: invalid endpoint %q: it ends in Vespa's API path %s, which the client adds itself; give the container's root, %q", shown, api, u.Scheme+"://"+u.Host)
+	}
 	return u, nil
+}
+
+// schemeHint returns a hint for an endpoint written without a scheme, such
+// as "127.0.0.1:8080" or "localhost:8080", or "".
+func schemeHint(endpoint string) string {
+	if strings.Contains(endpoint, "://") || strings.ContainsAny(endpoint, "@ ") || endpoint == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (no scheme: did you mean %q?)", "http://"+endpoint)
+}
+
+// apiPath returns the Vespa API path that an endpoint's path ends in
+// ("/search/", "/document/v1/"), or "": the client appends those itself, so
+// such an endpoint would make every call 404. Any other path is a prefix (a
+// proxy's) and kept.
+func apiPath(path string) string {
+	p := strings.TrimRight(path, "/")
+	for _, api := range []string{"/search", "/document/v1", "/document"} {
+		if strings.HasSuffix(p, api) {
+			return api + "/"
+		}
+	}
+	return ""
 }
 
 // redactEndpoint returns an endpoint that does not parse, quoted, without
