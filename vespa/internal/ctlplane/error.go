@@ -51,14 +51,19 @@ type Error struct {
 	pkg string // "deploy" or "cloud", the start of Error()
 }
 
-// Error returns "<package>: <op>: <status> <code>: <message>".
+// Error returns "<package>: <op>: <status> <code>: <message>" (the op left
+// out where it is the package's name), with a hint where the cause is known.
 func (e *Error) Error() string {
 	var b strings.Builder
 	pkg := e.pkg
 	if pkg == "" {
 		pkg = "vespa"
 	}
-	fmt.Fprintf(&b, "%s: %s: %d", pkg, e.Op, e.Status)
+	if e.Op == "" || e.Op == pkg {
+		fmt.Fprintf(&b, "%s: %d", pkg, e.Status) // "deploy: deploy:" says nothing more
+	} else {
+		fmt.Fprintf(&b, "%s: %s: %d", pkg, e.Op, e.Status)
+	}
 	if e.Code != "" {
 		b.WriteString(" " + e.Code)
 	} else if t := http.StatusText(e.Status); t != "" {
@@ -66,6 +71,11 @@ func (e *Error) Error() string {
 	}
 	if e.Message != "" {
 		b.WriteString(": " + e.Message)
+	}
+	if e.Status == http.StatusNotFound && strings.Contains(e.Message, "No request handler bound to") && strings.HasPrefix(e.Path, "/application/v2/") {
+		// JDisc's own 404 for a path no handler serves: a container (8080),
+		// not the config server (19071), answered.
+		b.WriteString(" (a Vespa container answered, not a config server: give the config server's URL, port 19071 by default)")
 	}
 	return b.String()
 }
