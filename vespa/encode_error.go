@@ -3,6 +3,7 @@ package vespa
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ErrInvalidDocument matches an [*EncodeError]: the fields or the update
@@ -21,7 +22,14 @@ type EncodeError struct {
 }
 
 func (e *EncodeError) Error() string {
-	return fmt.Sprintf("vespa: %s %s: invalid document, nothing sent: %v", e.Op, e.ID, e.Err)
+	// The cause is often the SDK's own ("vespa: empty update"), maybe inside
+	// encoding/json's "json: error calling MarshalJSON for type ...: ":
+	// the prefix is said once, here.
+	cause := e.Err.Error()
+	if i := strings.LastIndex(cause, "vespa: "); i >= 0 {
+		cause = cause[i+len("vespa: "):]
+	}
+	return fmt.Sprintf("vespa: %s %s: invalid document, nothing sent: %s", e.Op, e.ID, cause)
 }
 
 // Unwrap returns the encoder's error.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -29,5 +30,23 @@ func TestPut_EncodingErrorIsNotATransportFailure(t *testing.T) {
 	}
 	if ee.Op != "put" || ee.ID != "id:ns:music::nan" || requests.Load() != 0 {
 		t.Fatalf("%+v, %d requests sent", ee, requests.Load())
+	}
+}
+
+// TestUpdate_EmptySaysVespaOnce checks issue 30's stutter: an empty update's
+// error says "vespa:" once. Before: `vespa: update "id:...": vespa: empty
+// update`.
+func TestUpdate_EmptySaysVespaOnce(t *testing.T) {
+	c, err := vespa.NewClient("http://127.0.0.1:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, err = c.Update(context.Background(), vespa.MustParseDocumentID("id:ns:music::a"), vespa.NewUpdate(), vespa.OperationOptions{})
+	if err == nil {
+		t.Fatal("an empty update succeeded")
+	}
+	if msg := err.Error(); strings.Count(msg, "vespa:") != 1 || !strings.Contains(msg, "empty update") {
+		t.Errorf("%q: want one vespa: prefix and the cause", msg)
 	}
 }
