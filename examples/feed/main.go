@@ -271,6 +271,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	start := time.Now()
 	status := cli.ExitOK
+	readCut := false // an interrupt stopped the reading
 	for i, in := range inputs {
 		var r io.Reader = in
 		if bar != nil {
@@ -292,8 +293,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			case errors.As(err, &pe):
 				fmt.Fprintln(stderr, err)
 				status = cli.ExitFailed
-			case ctx.Err() != nil:
-				fmt.Fprintln(stderr, "feed: interrupted; in-flight operations are cancelled")
+			case ctx.Err() != nil: // said below, once the feeder has closed
+				readCut = true
 			case errors.Is(err, feed.ErrBreakerOpen):
 				fmt.Fprintln(stderr, err)
 			default:
@@ -321,8 +322,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err := writeSummary(stdout, s, time.Since(start), failures.list); err != nil {
 		fmt.Fprintln(stderr, "feed:", err)
 	}
-	if status == cli.ExitOK && ctx.Err() != nil {
-		status = cli.ExitFailed // interrupted: not everything was fed
+	if ctx.Err() != nil && status != cli.ExitUsage && (readCut || status != cli.ExitOK || s.Failed > 0) {
+		// Interrupted before everything was fed: 130, as shells report Ctrl-C.
+		status = cli.ExitInterrupted
+		if o.journal != "" {
+			fmt.Fprintf(stderr, "feed: interrupted; in-flight operations were cancelled; run the same command again to resume: -journal %s skips what was acknowledged\n", o.journal)
+		} else {
+			fmt.Fprintln(stderr, "feed: interrupted; in-flight operations were cancelled; to resume a feed where it stopped, run it with -journal FILE")
+		}
 	}
 	return status
 }

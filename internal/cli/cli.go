@@ -79,13 +79,14 @@ func EndpointVar(fs *flag.FlagSet, p *string) {
 	if def == "" {
 		def = DefaultEndpoint
 	}
-	fs.StringVar(p, "endpoint", def, "Vespa container `URL` (default $VESPA_ENDPOINT, else "+DefaultEndpoint+")")
+	fs.StringVar(p, "endpoint", def, "Vespa container `URL` ($VESPA_ENDPOINT when set)")
 }
 
 // Main runs a program's run function with a context that ends on the first
 // of signals (os.Interrupt when none are given), then exits with the status
-// run returns. A second signal, once the context has ended, kills the
-// program as usual.
+// run returns — [ExitInterrupted] (130, the shell's convention) when a
+// signal ended the context and run did not succeed. A second signal, once
+// the context has ended, kills the program as usual.
 func Main(run func(ctx context.Context) int, signals ...os.Signal) {
 	if len(signals) == 0 {
 		signals = []os.Signal{os.Interrupt}
@@ -100,7 +101,21 @@ func Main(run func(ctx context.Context) int, signals ...os.Signal) {
 		stop()
 	}()
 	code := run(ctx)
+	interrupted := ctx.Err() != nil
 	stop()
 	<-stopped
-	os.Exit(code)
+	os.Exit(exitCode(code, interrupted))
+}
+
+// ExitInterrupted is the status of a program that a signal stopped before it
+// was done: 128 + SIGINT's number, as shells report it.
+const ExitInterrupted = 130
+
+// exitCode returns the status Main exits with: run's, or ExitInterrupted
+// for a run that failed after a signal.
+func exitCode(code int, interrupted bool) int {
+	if interrupted && code != ExitOK {
+		return ExitInterrupted
+	}
+	return code
 }

@@ -68,3 +68,38 @@ func TestMain_ASecondSignalKills(t *testing.T) {
 		}
 	}
 }
+
+// TestMain_InterruptedExits130 runs Main in a child process whose run fails
+// once an interrupt has ended its context: the child exits 130, as a shell
+// reports a program stopped by Ctrl-C, not 1 like any failure. Before, it
+// exited with run's 1.
+func TestMain_InterruptedExits130(t *testing.T) {
+	if os.Getenv("GOVESPA_CLI_MAIN_CHILD") == "130" {
+		Main(func(ctx context.Context) int {
+			fmt.Println("ready")
+			<-ctx.Done()
+			return ExitFailed
+		})
+		return
+	}
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestMain_InterruptedExits130$") //nolint:gosec // G204: this test binary
+	cmd.Env = append(os.Environ(), "GOVESPA_CLI_MAIN_CHILD=130")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	if !lines.Scan() || lines.Text() != "ready" {
+		t.Fatalf("child said %q, want ready", lines.Text())
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
+	for lines.Scan() { // drain until the child closes its output
+	}
+	_ = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != ExitInterrupted {
+		t.Errorf("child exited %d after an interrupt, want %d", code, ExitInterrupted)
+	}
+}
