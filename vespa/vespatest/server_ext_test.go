@@ -295,7 +295,7 @@ func TestParseSchema_withoutProfilesDeclaresNone(t *testing.T) {
 	}
 	s := vespatest.NewTestServer(t, vespatest.WithSchema(sch))
 	st, body := do(t, s.Client(), http.MethodGet, s.URL()+"/search/?yql=select+*+from+doc+where+true&ranking=bm25", "")
-	if st != http.StatusBadRequest || !strings.Contains(body, "Requested rank profile 'bm25' is undefined for document type 'doc'") {
+	if st != http.StatusBadRequest || !strings.Contains(body, "schema 'doc' does not contain requested rank profile 'bm25'") {
 		t.Errorf("%d %s", st, body)
 	}
 }

@@ -85,12 +85,9 @@ func planRanking(p params, schemas schemaSet, types map[string]bool) (*rankPlan,
 	// lacking it are ranked by their default profile.
 	if !anywhere || len(searched) == 1 || types != nil {
 		if len(invalid) > 0 {
-			plural := ""
-			if len(invalid) > 1 {
-				plural = "s"
-			}
-			e := invalidParameter(fmt.Sprintf("Requested rank profile '%s' is undefined for document type%s '%s'",
-				name, plural, strings.Join(invalid, ", ")))
+			// VespaBackend.search, for the (first) schema lacking it.
+			e := invalidParameter(fmt.Sprintf("schema '%s' does not contain requested rank profile '%s'", invalid[0], name))
+			e.source = invalid[0] // the caller names its cluster
 			return nil, &e
 		}
 	}

@@ -134,13 +134,13 @@ func TestRanking_undefinedAndUnsupportedProfiles(t *testing.T) {
 		msg    string
 	}{
 		{[]string{"yql", `select * from music where true`, "ranking", "nope"}, 400, 4,
-			"Requested rank profile 'nope' is undefined for document type 'music'"},
+			"schema 'music' does not contain requested rank profile 'nope'"},
 		{[]string{"yql", `select * from sources * where true`, "ranking.profile", "nope"}, 400, 4,
-			"Requested rank profile 'nope' is undefined for document types 'book, music'"},
+			"schema 'book' does not contain requested rank profile 'nope'"},
 		{[]string{"yql", `select * from sources music, book where true`, "ranking", "bm25"}, 400, 4,
-			"Requested rank profile 'bm25' is undefined for document type 'book'"},
+			"schema 'book' does not contain requested rank profile 'bm25'"},
 		{[]string{"yql", `select * from book where true`, "ranking", "bm25"}, 400, 4,
-			"Requested rank profile 'bm25' is undefined for document type 'book'"},
+			"schema 'book' does not contain requested rank profile 'bm25'"},
 		{[]string{"yql", `select * from music where true`, "ranking", "fancy"}, 501, 501,
 			"does not implement the rank expression 'fieldMatch(title).completeness'"},
 		{[]string{"yql", `select * from music where true`, "ranking", "twophase"}, 501, 501,
