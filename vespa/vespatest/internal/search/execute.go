@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -135,6 +136,19 @@ func (h *handler) execute(ctx context.Context, req *request, start time.Time) (*
 	if timedOut {
 		return nil, timeoutError(req.timeout)
 	}
+	active, covered, degraded := total, total, false
+	if frac, ok := softTimeoutFrom(ctx); ok {
+		if v, set := p.get("ranking.softtimeout.enable"); set && strings.EqualFold(strings.TrimSpace(v), "false") {
+			return nil, timeoutError(req.timeout)
+		}
+		// The node covered a part of the corpus before its soft timeout:
+		// the documents of that part (in ID order, so runs repeat) are
+		// matched, the rest never looked at.
+		covered = int(math.Round(frac * float64(total)))
+		slices.SortFunc(docs, func(a, b *docView) int { return strings.Compare(a.ID, b.ID) })
+		docs = docs[:int(math.Round(frac*float64(len(docs))))]
+		degraded = true
+	}
 	ev := &evaluator{schemas: schemas, nn: map[*nnNode]map[string]float64{}, vectors: &h.vectors, searched: types}
 	if err := ev.prepareNN(where, docs, p); err != nil {
 		return nil, queryError(err)
@@ -157,7 +171,7 @@ func (h *handler) execute(ctx context.Context, req *request, start time.Time) (*
 	}
 	sortMatches(matches, order)
 
-	res := &result{total: len(matches), coverage: &coverage{documents: total}, errors: federationErrors}
+	res := &result{total: len(matches), coverage: &coverage{documents: covered, active: active, degradedTimeout: degraded}, errors: federationErrors}
 	if len(st.groupings) > 0 {
 		groups, err := evalGrouping(st.groupings, matches, p, schemas)
 		if err != nil {
