@@ -72,6 +72,15 @@ func FaultLatency(d time.Duration) Fault { return fault.Latency(d) }
 // ignore it.
 func FaultSoftTimeout(covered float64) Fault { return fault.SoftTimeout(covered) }
 
+// FaultInvalidApplicationPackage, for [OpDeploy], is the config server
+// refusing a package whose models fail to build: 400 with error-code
+// INVALID_APPLICATION_PACKAGE and message "Invalid application: <detail>"
+// (Vespa's ModelsBuilder and HttpErrorResponse.invalidApplicationPackage).
+// A package with a field of an unknown type is refused so without a fault.
+func FaultInvalidApplicationPackage(detail string) Fault {
+	return fault.InvalidApplicationPackage(detail)
+}
+
 // FaultDrop closes the connection without an answer.
 func FaultDrop() Fault { return fault.Drop() }
 

@@ -64,6 +64,10 @@ type Fault struct {
 	SoftTimeout bool
 	// Covered is the fraction of the documents a SoftTimeout covered, in [0, 1].
 	Covered float64
+	// ErrorCode, on the config server (OpDeploy), is the error-code of the
+	// answer; empty means the one Vespa's HttpErrorResponse pairs with
+	// Status.
+	ErrorCode string
 }
 
 func (f Fault) zero() bool { return f == Fault{} }
@@ -99,6 +103,13 @@ func Latency(d time.Duration) Fault { return Fault{Latency: d} }
 
 // Drop closes the connection without an answer.
 func Drop() Fault { return Fault{Drop: true} }
+
+// InvalidApplicationPackage is the config server's refusal of a package
+// whose models fail to build: 400 INVALID_APPLICATION_PACKAGE with
+// "Invalid application: <detail>" (ModelsBuilder, HttpErrorResponse).
+func InvalidApplicationPackage(detail string) Fault {
+	return Fault{Status: http.StatusBadRequest, ErrorCode: "INVALID_APPLICATION_PACKAGE", Message: "Invalid application: " + detail}
+}
 
 // SoftTimeout is a content node whose soft timeout ends matching after it
 // covered the fraction covered of the corpus.
