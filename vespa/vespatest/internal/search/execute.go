@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -15,6 +16,9 @@ import (
 type match struct {
 	doc   *docView
 	score float64
+	// summaryFeatures and matchFeatures are the rendered features of the
+	// rank profile, nil when it lists none.
+	summaryFeatures, matchFeatures json.RawMessage
 }
 
 // execute parses the query, evaluates it over the corpus and builds the result.
@@ -166,7 +170,9 @@ func (h *handler) execute(ctx context.Context, req *request, start time.Time) (*
 		}
 		clear(ev.text)
 		if ok, s := ev.eval(where, d); ok {
-			matches = append(matches, match{doc: d, score: plan.score(ev, d, s)})
+			m := match{doc: d, score: plan.score(ev, d, s)}
+			m.summaryFeatures, m.matchFeatures = plan.features(ev, d, s, m.score)
+			matches = append(matches, m)
 		}
 	}
 	sortMatches(matches, order)
