@@ -39,8 +39,14 @@ type diffStep struct {
 // diffAnswer is what a target answered to a step, normalised.
 type diffAnswer struct {
 	Status int `json:"status"`
-	Body   any `json:"body"`
+	// Headers are the X-Vespa-* headers of the answer (ignored fields or
+	// operation), when there are any.
+	Headers map[string]string `json:"headers,omitempty"`
+	Body    any               `json:"body"`
 }
+
+// diffHeaders are the response headers the comparison covers.
+var diffHeaders = []string{"X-Vespa-Ignored-Operation", "X-Vespa-Ignored-Fields"}
 
 // diffScripts are the request scripts, run in order on an empty store with
 // testdata/app's music schema. Every step's path is relative to the
@@ -103,6 +109,33 @@ var diffScripts = []diffStep{
 	{Name: "query grouping unbounded", Method: "GET", Path: "/search/?hits=0&yql=select%20*%20from%20music%20where%20true%20%7C%20all(group(year)%20max(inf)%20each(output(count())))"},
 	{Name: "query post", Method: "POST", Path: "/search/", Body: `{"yql":"select * from music where year > 2000","hits":5}`},
 	{Name: "query post bad json", Method: "POST", Path: "/search/", Body: `{"yql":`},
+	// Ordinary mistakes (issue 28), each answered as the Vespa source named does.
+	// YqlParser.getIndex: "Field '%s' does not exist."
+	{Name: "query unknown field", Method: "GET", Path: "/search/?yql=select%20*%20from%20music%20where%20nosuch%20contains%20%22x%22"},
+	// ValidateSortingSearcher: "Cluster '%s' has no sortable attribute named '%s'"
+	{Name: "query order by non-attribute", Method: "GET", Path: "/search/?yql=select%20*%20from%20music%20where%20true%20order%20by%20title"},
+	{Name: "query sorting non-attribute", Method: "GET", Path: "/search/?yql=select%20*%20from%20music%20where%20true&sorting=-title"},
+	{Name: "query sorting attribute", Method: "GET", Path: "/search/?yql=select%20*%20from%20music%20where%20true&sorting=-year"},
+	// SearchHandler: "No search chain named '%s' was found"
+	{Name: "query unknown search chain", Method: "GET", Path: "/search/?yql=select%20*%20from%20music%20where%20true&searchChain=nosuch"},
+	// FederationSearcher.pruneTargetsWithoutDocumentTypes, missingSearchChainsErrorMessage
+	{Name: "query unknown restrict", Method: "GET", Path: "/search/?yql=select%20*%20from%20music%20where%20true&restrict=nosuch"},
+	{Name: "query unknown source beside a real one", Method: "GET", Path: "/search/?yql=select%20*%20from%20sources%20*%20where%20true&sources=nosuch,music"},
+	{Name: "query unknown source", Method: "GET", Path: "/search/?yql=select%20*%20from%20sources%20*%20where%20true&sources=nosuch"},
+	// DocumentRouteSelectorPolicy.select: no route accepts the type, DocumentIgnoredReply
+	{Name: "remove unknown document type", Method: "DELETE", Path: "/document/v1/d/nosuch/docid/one"},
+	// simplemessagehandler.cpp getFieldSet (fieldsetrepo.cpp): ILLEGAL_PARAMETERS → 500
+	{Name: "get field set unknown field", Method: "GET", Path: "/document/v1/d/music/docid/one?fieldSet=music:nosuch"},
+	{Name: "get field set unknown type", Method: "GET", Path: "/document/v1/d/music/docid/one?fieldSet=nosuch:title"},
+	{Name: "put numbered", Method: "POST", Path: "/document/v1/d/music/number/7/a", Body: `{"fields":{"title":"numbered","year":1}}`},
+	{Name: "get unknown document type with a replica", Method: "GET", Path: "/document/v1/d/nosuch/number/7/b"},
+	// visitorthread.cpp: "Failed to parse document select string" (ILLEGAL_PARAMETERS)
+	{Name: "visit selection unknown type", Method: "GET", Path: "/document/v1/d/music/docid/?selection=nosuch"},
+	// DocumentV1ApiHandler.handleTimeout: "Timeout after <n>ms"
+	{Name: "get timeout 1ms", Method: "GET", Path: "/document/v1/d/music/docid/one?timeout=1ms"},
+	// DocumentV1ApiHandler.parseCommonParameters: unsigned, ordered when toTimestamp is given
+	{Name: "visit fromTimestamp after toTimestamp 0", Method: "GET", Path: "/document/v1/d/music/docid/?fromTimestamp=5&toTimestamp=0"},
+	{Name: "visit fromTimestamp max unsigned", Method: "GET", Path: "/document/v1/d/music/docid/?fromTimestamp=18446744073709551615"},
 }
 
 // diffKnown are the steps whose answers differ between the emulator and the
@@ -213,7 +246,16 @@ func runDiffScripts(t *testing.T, base string) []diffAnswer {
 		if err != nil {
 			t.Fatalf("%s: reading the body: %v", s.Name, err)
 		}
-		out = append(out, diffAnswer{Status: resp.StatusCode, Body: normaliseDiffBody(b)})
+		a := diffAnswer{Status: resp.StatusCode, Body: normaliseDiffBody(b)}
+		for _, h := range diffHeaders {
+			if v := resp.Header.Get(h); v != "" {
+				if a.Headers == nil {
+					a.Headers = map[string]string{}
+				}
+				a.Headers[h] = v
+			}
+		}
+		out = append(out, a)
 	}
 	return out
 }
@@ -267,7 +309,7 @@ func idOf(v any) string {
 }
 
 func diffEqual(a, b diffAnswer) bool {
-	return a.Status == b.Status && mustJSON(a.Body) == mustJSON(b.Body)
+	return a.Status == b.Status && mustJSON(a.Headers) == mustJSON(b.Headers) && mustJSON(a.Body) == mustJSON(b.Body)
 }
 
 func mustJSON(v any) string {
