@@ -34,7 +34,8 @@ import java.util.concurrent.TimeUnit;
  * The storage side of one visitor session: Vespa's real {@link MessageBusVisitorSession} sends its
  * CreateVisitor messages here instead of to messagebus. Like a distributor it first answers with
  * WrongDistribution and a cluster state of {@value #DISTRIBUTION_BITS} distribution bits (the
- * session starts at 1 bit), then visits one superbucket per CreateVisitor: it sends the matching
+ * session starts at 1 bit), then visits one superbucket (or one explicit bucket of a location
+ * selection) per CreateVisitor: it sends the matching
  * documents (Put, and Remove for tombstones when removes are visited) to the session's data
  * handler, waits for their acks, and replies with the bucket finished and the visitor statistics.
  * Sends are limited by the session's own throttle policy, as messagebus limits them.
@@ -42,6 +43,8 @@ import java.util.concurrent.TimeUnit;
 final class FakeDistributor implements MessageBusVisitorSession.SenderFactory, MessageBusVisitorSession.ReceiverFactory {
 
     static final int DISTRIBUTION_BITS = 8;
+    /** The longest the distributor waits for the session to acknowledge a bucket's documents. */
+    static final long MAX_ACK_WAIT_MILLIS = 60_000;
     static final String CLUSTER_STATE = "version:1 bits:" + DISTRIBUTION_BITS + " distributor:1 storage:1";
 
     private final Store store;
@@ -117,7 +120,13 @@ final class FakeDistributor implements MessageBusVisitorSession.SenderFactory, M
     /** Visits cv's superbucket and returns the reply for it. */
     private Reply visit(CreateVisitorMessage cv) {
         BucketId superbucket = cv.getBuckets().get(0);
-        if (superbucket.getUsedBits() != DISTRIBUTION_BITS) {
+        // A real distributor refuses a bucket with fewer bits than its cluster state's distribution
+        // bits (the session starts at 1 bit and learns the state from this reply) and visits one with
+        // as many or more: an explicit bucket set, which MessageBusVisitorSession visits when the
+        // selection names a location (id.user, id.group, and so document/v1's group= and number=),
+        // has 32-bit buckets, and its ExplicitBucketSource keeps them when the distribution bits
+        // change, so refusing them would make the session resend them until the visit times out.
+        if (superbucket.getUsedBits() < DISTRIBUTION_BITS) {
             Reply wrong = new WrongDistributionReply(CLUSTER_STATE);
             wrong.addError(new Error(DocumentProtocol.ERROR_WRONG_DISTRIBUTION, "harness: the cluster state has " + DISTRIBUTION_BITS + " distribution bits"));
             return wrong;
@@ -177,7 +186,8 @@ final class FakeDistributor implements MessageBusVisitorSession.SenderFactory, M
         stats.setBytesVisited(bytes);
         stats.setBytesReturned(bytes);
         try {
-            if (!acks.await(Math.max(1, cv.getTimeRemaining()), TimeUnit.MILLISECONDS)) {
+            // Bounded by the message's time left, and never longer than MAX_ACK_WAIT_MILLIS.
+            if (!acks.await(Math.min(MAX_ACK_WAIT_MILLIS, Math.max(1, cv.getTimeRemaining())), TimeUnit.MILLISECONDS)) {
                 Reply slow = new CreateVisitorReply(DocumentProtocol.REPLY_CREATEVISITOR);
                 slow.addError(new Error(ErrorCode.TIMEOUT, "harness: the visitor's data was not acknowledged in time"));
                 return slow;

@@ -133,19 +133,22 @@ final class HarnessAsyncSession implements AsyncSession {
     }
 
     /**
-     * Why op's condition fails against old (null: it holds or there is none). A missing document
-     * fails every condition unless the operation creates it. A condition that does not parse is
-     * an error of storage, which the handler turns into a 500, as Vespa does.
+     * Why op's condition fails against old (null: it holds or there is none). The condition is
+     * parsed first, before the document is looked at, as the content node parses it before it
+     * reads the document (storage/src/vespa/storage/persistence/testandsethelper.cpp: the
+     * TestAndSetHelper constructor parses, fetch_and_match_selection reads; so a condition that does not parse is an error of storage, which the
+     * handler turns into a 500, also for a missing document). A missing document then fails every
+     * condition unless the operation creates it.
      */
     private static String conditionFails(TestAndSetCondition condition, DocumentOperation op, Document old, boolean create) {
         if (condition == null || !condition.isPresent()) return null;
-        if (old == null) return create ? null : "Document does not exist";
         DocumentSelector selector;
         try {
             selector = new DocumentSelector(condition.getSelection());
         } catch (Exception e) {
             throw new BadCondition("Failed to parse test and set condition: " + e.getMessage(), e);
         }
+        if (old == null) return create ? null : "Document does not exist";
         return selector.accepts(new DocumentPut(old)) == com.yahoo.document.select.Result.TRUE
                 ? null
                 : "Condition did not match document";

@@ -16,6 +16,8 @@ import com.yahoo.search.query.Sorting;
 import com.yahoo.search.result.Coverage;
 import com.yahoo.search.result.ErrorMessage;
 import com.yahoo.search.result.Hit;
+import com.yahoo.search.schema.Schema;
+import com.yahoo.search.schema.SchemaInfo;
 import com.yahoo.search.searchchain.Execution;
 import com.yahoo.tensor.Tensor;
 
@@ -31,14 +33,31 @@ import java.util.Set;
  * Vespa's; matching ({@link QueryMatcher}), ranking, sorting and summaries here are ours and only
  * cover what govespa's tests use.
  * <p>
+ * The rank profile is checked against the schema as Vespa's backend checks it before dispatch
+ * (container-search VespaBackend.search: "schema 'music' does not contain requested rank profile 'x'",
+ * INVALID_QUERY_PARAMETER, code 4, 400), over the {@link SchemaInfo} the config model derives
+ * from the application's schemas, which the container injects.
+ * <p>
  * The query property {@code harness.sleep} (milliseconds) makes it sleep before answering, to
  * provoke the container's real timeout handling.
  */
 public final class StoreSearcher extends Searcher {
 
+    private final SchemaInfo schemaInfo;
+
+    public StoreSearcher(SchemaInfo schemaInfo) {
+        this.schemaInfo = schemaInfo;
+    }
+
     @Override
     public Result search(Query query, Execution execution) {
         Store store = Store.get();
+        Schema schema = schema(query);
+        if (schema != null && !schema.rankProfiles().containsKey(query.getRanking().getProfile())) {
+            // As VespaBackend.search words it (Schema.toString is "schema 'music'").
+            return new Result(query, ErrorMessage.createInvalidQueryParameter(schema +
+                    " does not contain requested rank profile '" + query.getRanking().getProfile() + "'"));
+        }
         long sleep = query.properties().getLong("harness.sleep", 0L);
         if (sleep > 0) {
             try {
@@ -79,6 +98,19 @@ public final class StoreSearcher extends Searcher {
             result.hits().add(hit(store, m, selected));
         }
         return result;
+    }
+
+    /**
+     * The schema whose rank profiles the query must name, as VespaBackend.getDocumentDatabase picks it:
+     * the one restrict names when it names exactly one known schema, else the first (the default).
+     */
+    private Schema schema(Query query) {
+        Set<String> restrict = query.getModel().getRestrict();
+        if (restrict.size() == 1) {
+            Schema s = schemaInfo.schemas().get(restrict.iterator().next());
+            if (s != null) return s;
+        }
+        return schemaInfo.schemas().values().stream().findFirst().orElse(null);
     }
 
     @Override
