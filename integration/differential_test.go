@@ -136,6 +136,12 @@ var diffScripts = []diffStep{
 	// DocumentV1ApiHandler.parseCommonParameters: unsigned, ordered when toTimestamp is given
 	{Name: "visit fromTimestamp after toTimestamp 0", Method: "GET", Path: "/document/v1/d/music/docid/?fromTimestamp=5&toTimestamp=0"},
 	{Name: "visit fromTimestamp max unsigned", Method: "GET", Path: "/document/v1/d/music/docid/?fromTimestamp=18446744073709551615"},
+	// The harness's former stand-ins (issue 28): a condition is parsed before the document is
+	// read (storage testandsethelper.cpp: ILLEGAL_PARAMETERS, 500, not 412), visits by number
+	// and id.user selections are served.
+	{Name: "put bad condition on missing", Method: "POST", Path: "/document/v1/d/music/docid/absent?condition=music.year%3D%3D(", Body: `{"fields":{"year":1}}`},
+	{Name: "visit number", Method: "GET", Path: "/document/v1/d/music/number/7/?wantedDocumentCount=10"},
+	{Name: "visit selection id.user", Method: "GET", Path: "/document/v1/d/music/docid/?wantedDocumentCount=10&selection=id.user%3D%3D7"},
 }
 
 // diffKnown are the steps whose answers differ between the emulator and the
@@ -158,12 +164,13 @@ var diffKnown = map[string]struct {
 	"update wrong type":      {reason: "the emulator type-checks update values when it applies them, so its 400 carries the document id"},
 	// The harness's storage is Java, Vespa's content node C++: the emulator
 	// writes the content node's ReturnCode texts, the harness its own.
-	"update condition not met":    {reason: "storage text: the emulator writes the C++ content node's ReturnCode text (storage testandsethelper.cpp), the harness's storage is ours"},
-	"put condition on missing":    {reason: "storage text: the emulator writes the C++ content node's ReturnCode text (storage testandsethelper.cpp), the harness's storage is ours"},
-	"remove condition not met":    {reason: "storage text: the emulator writes the C++ content node's ReturnCode text (storage testandsethelper.cpp), the harness's storage is ours"},
-	"update bad condition":        {reason: "storage text: both answer 500; the emulator writes the C++ content node's ILLEGAL_PARAMETERS ReturnCode text, the harness's storage is ours"},
-	"get field set unknown field": {reason: "storage text: both answer 500; Vespa's content node words it in storage simplemessagehandler.cpp getFieldSet (\"Field %s in fieldset %s not found in document\"), the harness with Java's FieldSetRepo"},
-	"get field set unknown type":  {reason: "storage text: both answer 500; Vespa's content node words it in simplemessagehandler.cpp getFieldSet around document fieldsetrepo.cpp parseFieldCollection (\"Unknown document type %s\"), the harness with Java's FieldSetRepo"},
+	"update condition not met":     {reason: "storage text: the emulator writes the C++ content node's ReturnCode text (storage testandsethelper.cpp), the harness's storage is ours"},
+	"put condition on missing":     {reason: "storage text: the emulator writes the C++ content node's ReturnCode text (storage testandsethelper.cpp), the harness's storage is ours"},
+	"remove condition not met":     {reason: "storage text: the emulator writes the C++ content node's ReturnCode text (storage testandsethelper.cpp), the harness's storage is ours"},
+	"update bad condition":         {reason: "storage text: both answer 500; the emulator writes the C++ content node's ILLEGAL_PARAMETERS ReturnCode text, the harness's storage is ours"},
+	"put bad condition on missing": {reason: "storage text: both answer 500 (the condition is parsed before the document is read, storage testandsethelper.cpp); the emulator writes the C++ content node's ILLEGAL_PARAMETERS ReturnCode text, the harness's storage is ours"},
+	"get field set unknown field":  {reason: "storage text: both answer 500; Vespa's content node words it in storage simplemessagehandler.cpp getFieldSet (\"Field %s in fieldset %s not found in document\"), the harness with Java's FieldSetRepo"},
+	"get field set unknown type":   {reason: "storage text: both answer 500; Vespa's content node words it in simplemessagehandler.cpp getFieldSet around document fieldsetrepo.cpp parseFieldCollection (\"Unknown document type %s\"), the harness with Java's FieldSetRepo"},
 	// The harness's stand-ins for what is not a container: its in-process
 	// store has no messagebus routing, buckets or content-node timing.
 	"remove unknown document type":             {reason: "the harness's document access skips messagebus routing, where documentapi DocumentRouteSelectorPolicy.select finds no route for the type and answers DocumentIgnoredReply, which DocumentV1ApiHandler.handle turns into 200 with X-Vespa-Ignored-Operation: true; the emulator sends the header"},
