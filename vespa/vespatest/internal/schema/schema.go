@@ -19,8 +19,8 @@ type Schema struct {
 	Fields []Field
 	// RankProfiles are the schema's rank profiles, selected by a query's
 	// ranking or ranking.profile; "default" and "unranked" exist implicitly.
-	// A query naming a profile the schema lacks gets Vespa's "Requested rank
-	// profile … is undefined" error. nil means profiles are not modelled: any
+	// A query naming a profile the schema lacks gets Vespa's "schema '…'
+	// does not contain requested rank profile '…'" error. nil means profiles are not modelled: any
 	// name is accepted and ranks by the emulator's default relevance, as in
 	// lenient mode (a Go schema that predates profiles keeps working); an
 	// empty, non-nil slice declares that there are none. [Parse] never
