@@ -176,9 +176,10 @@
 //     type is a 500 once the cluster has buckets; a timeout below 5 ms is a
 //     504 "Timeout after <n>ms"; fromTimestamp and toTimestamp are unsigned,
 //     and fromTimestamp above a given toTimestamp (0 too) is a 400.
-//   - A streamed visit whose selection does not parse is answered 200 and
-//     then nothing, as Vespa never ends it; the emulator cuts the connection
-//     at the request's timeout, so no client mistakes it for an answer.
+//   - A streamed visit whose selection does not parse gets no answer, as
+//     on Vespa (its handler commits 200 but never writes or ends it); the
+//     emulator cuts the connection at the request's timeout, so no client
+//     mistakes anything for an answer.
 //   - The config server refuses a package with a field of an unknown type
 //     (400 INVALID_APPLICATION_PACKAGE), and [FaultInvalidApplicationPackage]
 //     makes any deploy fail so; [FaultSoftTimeout] is a content node whose
@@ -210,9 +211,8 @@
 //     has no messagebus routing (no X-Vespa-Ignored-Operation on a remove of
 //     an unknown type), no buckets (a get of an unknown type whose bucket
 //     has a replica: 404 there), no typed selection parser (a visit naming
-//     an unknown type: 200 there), and answers within a millisecond
-//     (timeout=1ms: 200 there); its search container federates to a local
-//     provider that reports no unresolved source.
+//     an unknown type: 200 there); its search container federates to a
+//     local provider that reports no unresolved source.
 //
 // Beyond those, the emulator does not model query profiles' other settings,
 // streaming search or document summaries (see "What it does not do"), and

@@ -186,10 +186,11 @@ func TestDocV1_visitTimestamps(t *testing.T) {
 
 // A streamed visit whose selection does not parse: Vespa's handler commits
 // 200 before the visitor session parses the selection, and the response
-// never ends (DV1.visitAndWrite; no byte in 30 s on the JDisc target). The
-// emulator answers 200, sends nothing, and cuts the connection at the
-// request's timeout, so no client can take it for an answer; unstreamed it
-// is a 400 at once. Before, a 400 at once for both.
+// never ends (DV1.visitAndWrite; on the JDisc target not even the status
+// line came in 30 s, see the differential test). The emulator sends nothing
+// and cuts the connection at the request's timeout, so no client can take
+// it for an answer; unstreamed it is a 400 at once. Before, a 400 at once
+// for both.
 func TestDocV1_streamedVisitBadSelection(t *testing.T) {
 	s := musicServer(t)
 	start := time.Now()
@@ -197,19 +198,13 @@ func TestDocV1_streamedVisitBadSelection(t *testing.T) {
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", s.URL()+"/document/v1/d/music/docid/?stream=true&timeout=300ms&selection=music.year%3E%3E", nil)
 	resp, err := s.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Errorf("status %d, want 200 (committed before the selection is parsed)", resp.StatusCode)
-	}
-	b, err := io.ReadAll(resp.Body)
-	if err == nil || len(b) != 0 {
-		t.Errorf("body %q, err %v: want nothing and a broken response", b, err)
+	if err == nil {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		t.Fatalf("an answer: %d %q, want none", resp.StatusCode, b)
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("the emulator held past the request's timeout")
+		t.Errorf("the emulator held past the request's timeout: %v", err)
 	}
 	if d := time.Since(start); d < 300*time.Millisecond {
 		t.Errorf("cut after %v, before the request's timeout", d)

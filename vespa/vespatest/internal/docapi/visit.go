@@ -244,17 +244,15 @@ func (d *docReq) parseVisit() (*visitSpec, error) {
 // parse. Vespa's handler commits 200 before its visitor session parses the
 // selection (DocumentV1ApiHandler.visitAndWrite commits, then
 // MessageBusVisitorSession fails to start), and the response never ends:
-// on the JDisc target no byte followed in 30 s.
+// on the JDisc target not even the status line reached the client (nothing
+// is flushed before the first document), in 30 s.
 var errStreamedBadSelection = errors.New("streamed visit with a selection that does not parse")
 
 // hangStreamed answers errStreamedBadSelection as Vespa does as far as a
-// client can tell: 200 and headers, then nothing until the request's
-// timeout (or the client leaving), then the connection is cut, so that no
-// client takes what it got for an answer.
+// client can tell: nothing, until the request's timeout (or the client
+// leaving), then the connection is cut, so that no client takes anything
+// for an answer.
 func (d *docReq) hangStreamed() {
-	d.w.Header().Set("Content-Type", httpx.JSONContentType)
-	d.w.WriteHeader(http.StatusOK)
-	_ = http.NewResponseController(d.w).Flush()
 	t := time.NewTimer(d.timeout)
 	defer t.Stop()
 	select {
