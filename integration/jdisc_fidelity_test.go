@@ -1,7 +1,9 @@
 package integration
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -9,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/govespa/govespa/vespa"
+	"github.com/govespa/govespa/vespa/query"
 )
 
 // jdiscDo sends one request to the harness and returns its status and body.
@@ -181,4 +186,96 @@ func sep(path string) string {
 		return "&"
 	}
 	return "?"
+}
+
+// TestJDisc_degradedCoverage: with harness.degraded the harness's searcher
+// answers with half coverage and the given reasons, as a content node's
+// soft-timeout reply does (container-search ProtobufSerialization
+// .convertToCoverage), and Vespa's own JsonRenderer writes
+// root.coverage.degraded, which query.DecodeResult reads: 200, the hits
+// found, no error, Coverage.IsDegraded.
+func TestJDisc_degradedCoverage(t *testing.T) {
+	h := jdiscHarness(t)
+	if err := h.Reset(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = h.Reset(t.Context()) })
+	for _, id := range []string{"a", "b"} {
+		if st, body := jdiscDo(t, h.URL, http.MethodPost, "/document/v1/d/music/docid/"+id, `{"fields":{"title":"`+id+`"}}`); st != http.StatusOK {
+			t.Fatalf("put %s: %d %s", id, st, body)
+		}
+	}
+	yql := url.QueryEscape(`select * from music where true`)
+	for _, tc := range []struct {
+		reasons string
+		want    query.Degraded
+	}{
+		{"timeout", query.Degraded{Timeout: true}},
+		{"non-ideal-state", query.Degraded{NonIdealState: true}},
+		{"match-phase,adaptive-timeout", query.Degraded{MatchPhase: true, AdaptiveTimeout: true}},
+		{"anntimeout", query.Degraded{AnnTimeout: true}},
+	} {
+		st, body := jdiscDo(t, h.URL, http.MethodGet, "/search/?yql="+yql+"&harness.degraded="+tc.reasons, "")
+		if st != http.StatusOK {
+			t.Errorf("%s: status %d %s", tc.reasons, st, body)
+			continue
+		}
+		r, err := query.DecodeResult([]byte(body))
+		if err != nil {
+			t.Errorf("%s: %v", tc.reasons, err)
+			continue
+		}
+		if c := r.Coverage; c == nil || c.Degraded == nil || *c.Degraded != tc.want || !c.IsDegraded() || c.Full || r.Err() != nil || len(r.Hits) != 2 {
+			t.Errorf("%s: coverage %+v, err %v, %d hits; want degraded %+v, 2 hits, no error (%s)", tc.reasons, c, r.Err(), len(r.Hits), tc.want, body)
+		}
+	}
+	// Without it, coverage is full and Vespa writes no degraded object.
+	_, body := jdiscDo(t, h.URL, http.MethodGet, "/search/?yql="+yql, "")
+	r, err := query.DecodeResult([]byte(body))
+	if err != nil {
+		t.Fatalf("plain query: %v", err)
+	}
+	if r.Coverage == nil || r.Coverage.IsDegraded() || r.Coverage.Degraded != nil {
+		t.Errorf("plain query: coverage %+v; want full coverage without degraded", r.Coverage)
+	}
+}
+
+// TestJDisc_streamedVisitBadSelection: against Vespa's own handler, a
+// streamed visit whose selection does not parse ends with its 400 at once.
+// The handler commits 200 to a streamed page before it parses the selection
+// and then never ends the answer (the raw request below shows it: no answer
+// within 3 s), so the SDK asks for each chain's first page unstreamed.
+func TestJDisc_streamedVisitBadSelection(t *testing.T) {
+	h := jdiscHarness(t)
+	if err := h.Reset(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = h.Reset(t.Context()) })
+	if st, body := jdiscDo(t, h.URL, http.MethodPost, "/document/v1/d/music/docid/a", `{"fields":{"title":"a"}}`); st != http.StatusOK {
+		t.Fatalf("put: %d %s", st, body)
+	}
+	const bad = "music.year =="
+	// What the guard is for: the raw streamed request hangs after its 200.
+	raw := &http.Client{Timeout: 3 * time.Second}
+	resp, err := raw.Get(h.URL + "/document/v1/d/music/docid?stream=true&selection=" + url.QueryEscape(bad))
+	if err == nil {
+		_, err = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err == nil {
+			t.Logf("the streamed request with a bad selection ended with %d: Vespa's handler no longer hangs", resp.StatusCode)
+		}
+	}
+	c := newTargetClient(t, &jdiscTarget{h: h})
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	var last error
+	for _, err := range c.Visit(ctx, vespa.VisitRequest{Namespace: "d", DocType: "music", Selection: bad, Stream: true, Timeout: 10 * time.Second}) {
+		if err != nil {
+			last = err
+		}
+	}
+	var ve *vespa.Error
+	if !errors.As(last, &ve) || ve.Status != http.StatusBadRequest {
+		t.Fatalf("streamed visit with selection %q ended with %v, want Vespa's 400", bad, last)
+	}
 }

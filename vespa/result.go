@@ -31,8 +31,16 @@ type Result struct {
 	// IgnoredFields is set when Vespa ignored fields the type does not have
 	// (header X-Vespa-Ignored-Fields).
 	IgnoredFields bool
-	// IgnoredOperation is set when the operation matched no content cluster
-	// and was dropped (header X-Vespa-Ignored-Operation).
+	// IgnoredOperation is set when the operation matched no content
+	// cluster's document selection and Vespa dropped it (header
+	// X-Vespa-Ignored-Operation: true, set by DocumentV1ApiHandler when
+	// DocumentRouteSelectorPolicy routed the operation nowhere). It comes
+	// on a 200, so the call succeeds although nothing changed: Vespa answers
+	// a remove of a document type no content cluster holds (a misspelt
+	// type) this way, and with several content clusters also a get (404,
+	// with the Result returned beside the [ErrNotFound] error). Check it
+	// where a silent no-op matters; the feeder reports it as
+	// feed.Outcome.Ignored.
 	IgnoredOperation bool
 	// BodyExcerpt holds the start of a body that was not a JSON object
 	// (such as a proxy's HTML error page), at most 256 bytes; empty otherwise.

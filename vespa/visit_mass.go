@@ -83,6 +83,15 @@ func (c *Client) UpdateWhere(ctx context.Context, req SelectionRequest, update a
 // RemoveWhere removes every document that req selects and returns how many
 // documents Vespa removed. Slices, retries and errors are as for
 // [Client.UpdateWhere].
+//
+// Unlike [Client.Remove], a mass operation is never silently ignored: a
+// DocType the cluster does not hold is a 400 ("There is no document type
+// ..."; DocumentV1ApiHandler.resolveBucket), and each document's own
+// operation is routed to req.Cluster directly, so none is dropped for
+// matching no cluster. Vespa's pages carry no X-Vespa-Ignored-Operation
+// (the handler commits them with it off); should one arrive (a proxy, a
+// fault), the call fails with an [*Error] matching [ErrIgnoredOperation]
+// instead of counting documents that were not processed.
 func (c *Client) RemoveWhere(ctx context.Context, req SelectionRequest) (int64, error) {
 	return c.massOperation(ctx, "remove-where", http.MethodDelete, req, nil)
 }
@@ -147,7 +156,10 @@ func (c *Client) massOperation(ctx context.Context, op, method string, req Selec
 				for {
 					// The zero Policy outside: one attempt, see the doc comment.
 					p, err := c.fetchVisitPage(ctx, op, method, path, query(ch, cont), body, timeout, noRetry)
-					if p != nil {
+					if err == nil {
+						err = ignoredPageError(op, path, p)
+					}
+					if p != nil && !p.IgnoredOperation {
 						total.Add(p.count)
 					}
 					if err == nil {

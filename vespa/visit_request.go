@@ -120,8 +120,12 @@ type VisitRequest struct {
 	// the visiting dynamically (Concurrency is then its upper bound). Pages
 	// still end at WantedDocumentCount, so that each is read whole before
 	// its documents are yielded: a page that reports a failure, or that was
-	// cut short, is fetched again, and no document is yielded twice. False:
-	// pages are answered once complete.
+	// cut short, is fetched again, and no document is yielded twice. Each
+	// chain's first page is asked for unstreamed: Vespa commits 200 to a
+	// streamed page before it parses the selection and never ends the answer
+	// when the selection does not parse, so a streamed first page would wait
+	// out the whole deadline; unstreamed, that mistake is Vespa's prompt 400.
+	// False: pages are answered once complete.
 	Stream bool
 	// Timeout is Vespa's timeout of each page request; the client waits
 	// 1.1×Timeout + 1 s for it. Zero: the client's default (WithTimeout),

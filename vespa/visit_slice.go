@@ -68,6 +68,7 @@ var errMalformedPage = errors.New("malformed visit response")
 // judge, with Vespa's message or an excerpt of the body.
 func decodeVisitPage(p *visitPage, status int, h http.Header, body []byte) error {
 	p.Status = status
+	p.IgnoredOperation = h.Get("X-Vespa-Ignored-Operation") == "true"
 	p.retryAfter, p.hasRetry = wire.RetryAfterOf(h)
 	if p.OK() && isJSONLines(h) {
 		return decodeVisitLines(p, body)
@@ -168,8 +169,8 @@ func (c *Client) fetchVisitPage(ctx context.Context, op, method, path, query str
 }
 
 // query returns the query string of a page request of chain ch that
-// continues from cont.
-func (v *Visitor) query(ch visitChain, cont string) string {
+// continues from cont, streamed (stream=true) when stream is set.
+func (v *Visitor) query(ch visitChain, cont string, stream bool) string {
 	r := &v.req
 	var b []byte
 	add := func(key, value string) {
@@ -199,7 +200,7 @@ func (v *Visitor) query(ch visitChain, cont string) string {
 	if r.TensorFormat != "" {
 		add("format.tensors", r.TensorFormat)
 	}
-	if r.Stream {
+	if stream {
 		add("stream", "true")
 	}
 	if ch.space != "" {
@@ -235,12 +236,24 @@ func (v *Visitor) timeout() time.Duration {
 // and sends them to out, until the chain is finished (true), a page fails
 // or the chain stops advancing (the error is sent; false) or ctx ends
 // (false).
+//
+// A streamed visit's chain asks for its pages unstreamed until one has been
+// answered: Vespa's handler commits 200 to a streamed page before it parses
+// the selection, and when the selection does not parse it never ends that
+// answer (DocumentV1ApiHandler.visitAndWrite commits in onStart; the parse
+// error is thrown after it and the response is left open), so a streamed
+// first page would wait out the client's whole deadline (1.1×Timeout + 1 s,
+// and again for each retry) for a page that will not come. Unstreamed, the
+// same mistake is Vespa's prompt 400 naming the selection.
 func (v *Visitor) fetchSlice(ctx context.Context, pos int, cont string, out chan<- *slicePage) bool {
 	ch := v.chains[pos]
 	guard := newAdvanceGuard(cont)
+	answered := false // a page of this chain came back: its selection parses
 	for {
-		p, err := v.c.fetchVisitPage(ctx, "visit", http.MethodGet, v.path, v.query(ch, cont), nil, v.timeout(), retries.Visit)
+		q := v.query(ch, cont, v.req.Stream && answered)
+		p, err := v.c.fetchVisitPage(ctx, "visit", http.MethodGet, v.path, q, nil, v.timeout(), retries.Visit)
 		if err == nil {
+			answered = true
 			err = guard.check(v.path, cont, p.next)
 		}
 		sp := &slicePage{pos: pos, err: err}

@@ -44,9 +44,15 @@ func TestVisit_StreamYieldsTheCorpusOnceWithProgress(t *testing.T) {
 	}
 	front.mu.Lock()
 	defer front.mu.Unlock()
+	// The front records the JSON pages: each chain's first page, which is
+	// asked for unstreamed (see TestVisit_StreamBadSelectionFailsAtOnce);
+	// the JSON Lines pages after it were streamed.
+	if len(front.pages) != 2 {
+		t.Errorf("%d JSON pages, want one per chain (2)", len(front.pages))
+	}
 	for _, p := range front.pages {
-		if p.query.Get("stream") != "true" || p.query.Get("wantedDocumentCount") != "200" {
-			t.Fatalf("page query %v, want stream=true and wantedDocumentCount=200", p.query)
+		if p.query.Get("continuation") != "" || p.query.Get("stream") != "" || p.query.Get("wantedDocumentCount") != "200" {
+			t.Fatalf("page query %v, want each chain's first page unstreamed with wantedDocumentCount=200", p.query)
 		}
 	}
 }

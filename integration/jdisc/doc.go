@@ -16,8 +16,12 @@
 // the query side parameter checks, query profiles, YQL parsing and
 // rendering. Ours: storage (test-and-set is evaluated by Vespa's Java
 // DocumentSelector, not by the C++ content node), bucket layout (8
-// distribution bits, no splitting), matching, ranking and summaries. There is
-// no config server: the application is the one the harness writes at start.
+// distribution bits, no splitting), matching, ranking and summaries. Where
+// Vespa's checks live outside the container code it runs, the harness makes
+// them with Vespa's data: rank profiles against the injected SchemaInfo (as
+// VespaBackend.search), test-and-set conditions parsed before the document
+// is read (as the content node's TestAndSetHelper). There is no config
+// server: the application is the one the harness writes at start.
 //
 // The harness needs java (17 or later; Maven must resolve with JDK 17, see
 // pom.xml) and mvn on PATH, and Maven Central or a filled ~/.m2. The package

@@ -84,6 +84,12 @@ type Outcome struct {
 	// Skipped is set when the operation was not sent because the resume
 	// journal says Vespa already acknowledged it.
 	Skipped bool
+	// Ignored is set when Vespa answered 200 with X-Vespa-Ignored-Operation:
+	// the operation matched no content cluster's document selection and
+	// was dropped, so it changed nothing although Err is nil. Vespa does
+	// this to a remove of a document type no cluster holds (a misspelt
+	// type), see [vespa.Result.IgnoredOperation].
+	Ignored bool
 	// Err is nil when the operation succeeded (a 2xx). Otherwise it says
 	// why: a [*vespa.Error] for a non-2xx answer or a transport failure, a
 	// [*ParseError] for a malformed feed-file operation, a

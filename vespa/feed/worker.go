@@ -132,6 +132,7 @@ func (f *Feeder) outcome(t *task, err error) Outcome {
 	}
 	if t.last != nil {
 		o.Status, o.Message = t.last.Status, t.last.Message
+		o.Ignored = err == nil && t.last.IgnoredOperation
 	}
 	return o
 }

@@ -45,6 +45,27 @@
 // [GroupHits]), coverage, errors, timing and trace. A 200 result may carry errors next to its hits; [Result.Err]
 // returns them as an error.
 //
+// # Coverage and degraded results
+//
+// A 200 result can hold fewer hits than the corpus has: with the soft
+// timeout (ranking.softtimeout.enable, on by default) a content node that
+// runs out of time answers with the hits it found so far, and Vespa answers
+// 200 with no error but with root.coverage.degraded.timeout set. The other
+// reasons are a rank profile's match-phase limit (match-phase), the
+// adaptive timeout that stops waiting for slow nodes (adaptive-timeout), an
+// approximate nearest-neighbor search out of time (anntimeout), and a
+// content cluster not in its ideal state (non-ideal-state: less than 100 %
+// covered and no other reason). [Result.Coverage] holds root.coverage (nil
+// when no content node was asked), [Coverage.Degraded] its degraded object
+// (nil when Vespa wrote none) and [Coverage.IsDegraded] reports either a
+// reason or coverage that is not full, so that
+//
+//	if r.Coverage.IsDegraded() { /* partial: retry, widen the timeout, or tell the user */ }
+//
+// is the check for "these hits may not be all". [Result.Err] does not report
+// degradation: it is not an error in Vespa's answer. A hard timeout (soft
+// timeout off, or nothing found in time) is a 504 with code 12 instead.
+//
 // # Errors
 //
 // Any other status gives an *[Error] with the status, the result's

@@ -23,7 +23,10 @@ type Result struct {
 	// approximate for nearestNeighbor, wand and weakAnd.
 	TotalCount int64
 	// Coverage says how much of the corpus was searched; nil when no content
-	// node was asked (for instance on an error before dispatch).
+	// node was asked (for instance on an error before dispatch). A 200
+	// result with degraded coverage (a soft timeout, most often) holds only
+	// the hits found so far: check [Coverage.IsDegraded] (see the package
+	// doc, "Coverage and degraded results").
 	Coverage *Coverage
 	// Errors are the entries of root.errors, in order.
 	Errors []ErrorMessage

@@ -39,9 +39,16 @@ import java.util.Set;
  * from the application's schemas, which the container injects.
  * <p>
  * The query property {@code harness.sleep} (milliseconds) makes it sleep before answering, to
- * provoke the container's real timeout handling.
+ * provoke the container's real timeout handling. The query property {@code harness.degraded}
+ * (a comma-separated list of match-phase, timeout, adaptive-timeout, anntimeout, non-ideal-state)
+ * makes it answer with half the documents covered and those degradation reasons, as a content
+ * node's reply sets them (container-search ProtobufSerialization.convertToCoverage), so that
+ * Vespa's own renderer writes root.coverage.degraded.
  */
 public final class StoreSearcher extends Searcher {
+
+    /** The longest harness.sleep the searcher honours, so that no query holds a thread for good. */
+    static final long MAX_SLEEP_MILLIS = 60_000;
 
     private final SchemaInfo schemaInfo;
 
@@ -58,7 +65,7 @@ public final class StoreSearcher extends Searcher {
             return new Result(query, ErrorMessage.createInvalidQueryParameter(schema +
                     " does not contain requested rank profile '" + query.getRanking().getProfile() + "'"));
         }
-        long sleep = query.properties().getLong("harness.sleep", 0L);
+        long sleep = Math.min(MAX_SLEEP_MILLIS, query.properties().getLong("harness.sleep", 0L));
         if (sleep > 0) {
             try {
                 Thread.sleep(sleep);
@@ -90,7 +97,7 @@ public final class StoreSearcher extends Searcher {
 
         Result result = new Result(query);
         result.setTotalHitCount(matches.size());
-        result.setCoverage(new Coverage(searched, searched, 1));
+        result.setCoverage(coverage(query, searched));
         int from = Math.min(query.getOffset(), matches.size());
         int to = Math.min(from + query.getHits(), matches.size());
         Set<String> selected = query.getPresentation().getSummaryFields();
@@ -98,6 +105,28 @@ public final class StoreSearcher extends Searcher {
             result.hits().add(hit(store, m, selected));
         }
         return result;
+    }
+
+    /** The coverage of a query that searched searched documents, degraded as harness.degraded says. */
+    private static Coverage coverage(Query query, int searched) {
+        String degraded = query.properties().getString("harness.degraded", "");
+        if (degraded.isEmpty()) return new Coverage(searched, searched, 1);
+        int reason = 0;
+        for (String r : degraded.split(",")) {
+            switch (r.trim()) {
+                case "match-phase" -> reason |= Coverage.DEGRADED_BY_MATCH_PHASE;
+                case "timeout" -> reason |= Coverage.DEGRADED_BY_TIMEOUT;
+                case "adaptive-timeout" -> reason |= Coverage.DEGRADED_BY_ADAPTIVE_TIMEOUT;
+                case "anntimeout" -> reason |= Coverage.DEGRADED_BY_ANN_TIMEOUT;
+                case "non-ideal-state", "" -> { } // half coverage and no other reason is a non-ideal state
+                default -> throw new IllegalArgumentException("harness.degraded: unknown reason '" + r + "'");
+            }
+        }
+        long active = Math.max(2, searched);
+        Coverage c = new Coverage(active / 2, active, 1);
+        c.setNodesTried(1).setTargetActive(active);
+        c.setDegradedReason(reason);
+        return c;
     }
 
     /**
