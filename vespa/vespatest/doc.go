@@ -16,7 +16,7 @@
 //   - Search is a subset of the query API (the internal search package lists
 //     it): YQL's common operators, and ranking by a first-phase expression
 //     over a few rank features (bm25, closeness, nativeRank, attribute,
-//     query inputs). The default relevance is its own, not nativeRank, so
+//     query inputs), which summary-features and match-features may list. The default relevance is its own, not nativeRank, so
 //     compare orders and hits, never scores. Second and global phases,
 //     grouping beyond a subset (all/each, group by an attribute or
 //     predefined buckets, max, order, count/sum/avg/min/max, summary()), the
@@ -35,7 +35,8 @@
 //   - One node and one store: no distribution, redundancy, node failures,
 //     feed blocks or reindexing unless a fault injects them. Content
 //     clusters share the store, so a copy to another cluster changes nothing.
-//   - Timing is its own: nothing is slow unless a fault adds latency, so
+//   - Timing is its own: nothing is slow unless a fault adds latency (or a
+//     soft timeout, [FaultSoftTimeout]), so
 //     timeouts fire for such latencies, for query timeouts below 5 ms and for
 //     a query timeout the request sets (checked while the corpus is
 //     scanned); Vespa's 500 ms default does not cut a slow scan short.
@@ -157,24 +158,64 @@
 // rounded to the cell type. /search/ keeps the vectors it parsed for
 // nearestNeighbor across queries, until the document changes or goes away.
 //
+// # Mistakes answered as Vespa answers them
+//
+// What a user gets wrong most often is answered as Vespa does, not with a
+// plausible success (each case's test names the Vespa source it follows):
+//
+//   - /search/: a YQL condition on a field the schemas lack, sorting by a
+//     field that is not an attribute, an unknown searchChain or rank profile
+//     are 400 with code 4; a restrict naming no schema searches nothing (200,
+//     no error); an unknown source beside a known one is a code-4 error next
+//     to the known one's hits.
+//   - /document/v1: a remove of a type no cluster holds is dropped with 200
+//     and X-Vespa-Ignored-Operation: true (a put or update of it is a 400);
+//     a get of such a type, or with a fieldSet naming an unknown type or
+//     field, is the content node's 500 when the document's bucket has a
+//     replica and 404 when not; a visit whose selection names an unknown
+//     type is a 500 once the cluster has buckets; a timeout below 5 ms is a
+//     504 "Timeout after <n>ms"; fromTimestamp and toTimestamp are unsigned,
+//     and fromTimestamp above a given toTimestamp (0 too) is a 400.
+//   - A streamed visit whose selection does not parse gets no answer, as
+//     on Vespa (its handler commits 200 but never writes or ends it); the
+//     emulator cuts the connection at the request's timeout, so no client
+//     mistakes anything for an answer.
+//   - The config server refuses a package with a field of an unknown type
+//     (400 INVALID_APPLICATION_PACKAGE), and [FaultInvalidApplicationPackage]
+//     makes any deploy fail so; [FaultSoftTimeout] is a content node whose
+//     soft timeout cut matching short (200, partial hits, coverage degraded
+//     by timeout). A [FaultRule] needs a Rate in (0, 1]: one of 0 would
+//     never fire and is refused.
+//
 // # Differences from Vespa's own handlers
 //
 // The integration suite's differential test (integration/differential_test.go)
-// sends the same 57 requests to this emulator and to Vespa's own
-// DocumentV1ApiHandler and search handler (the JDisc harness, Vespa 8.700.24)
-// and compares status, body and message. These answers differ, for the reasons
-// given; everything else it sends is answered alike:
+// sends the same 77 requests to this emulator and to Vespa's own
+// DocumentV1ApiHandler and search container (the JDisc harness, Vespa
+// 8.700.24) and compares status, X-Vespa-* headers, body and message. These
+// answers differ, for the reasons given; everything else it sends is
+// answered alike, and any new difference fails the test:
 //
-//   - a failed condition's message is the C++ content node's ReturnCode text
-//     ("[UNKNOWN(251013) @ tcp/...]: ReturnCode(TEST_AND_SET_CONDITION_FAILED,
-//     ...)"); the harness's storage is not Vespa's, so it does not settle this;
+//   - a content node's texts: a failed or unparseable condition, or a field
+//     set that does not parse, is worded as the C++ content node's ReturnCode
+//     ("[UNKNOWN(251005) @ tcp/...]: ReturnCode(ILLEGAL_PARAMETERS, ...)");
+//     the harness's storage is Java, so it does not settle these;
 //   - update values are type-checked when they are applied, not when the
 //     request is parsed, so such a 400 carries the document's "id";
 //   - error texts of parsers: JSON bodies (Vespa's are Jackson's), document
 //     selections (JavaCC's), and the column of a YQL syntax error;
 //   - continuation tokens are this package's own format, so a bad one is
 //     refused with another message (and tokens are not Vespa's bytes);
-//   - a GET of an unknown document type and a query with an unknown rank
-//     profile are refused here (400); the harness routes the first to its store
-//     and its container knows no rank profiles, so neither is settled yet.
+//   - where the harness stands in for what is not container code, the
+//     emulator follows Vespa's source and the harness differs: its storage
+//     has no messagebus routing (no X-Vespa-Ignored-Operation on a remove of
+//     an unknown type), no buckets (a get of an unknown type whose bucket
+//     has a replica: 404 there), no typed selection parser (a visit naming
+//     an unknown type: 200 there); its search container federates to a
+//     local provider that reports no unresolved source.
+//
+// Beyond those, the emulator does not model query profiles' other settings,
+// streaming search or document summaries (see "What it does not do"), and
+// rank features other than those the search package lists are refused (501)
+// in expressions, summary-features and match-features alike.
 package vespatest

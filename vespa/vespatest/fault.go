@@ -37,7 +37,9 @@ const (
 type Fault = fault.Fault
 
 // FaultRule injects a Fault into matching requests (by Op and Path prefix),
-// at random at Rate, at most Times times (0: no cap).
+// at random at Rate, at most Times times (0: no cap). Rate must be in
+// (0, 1]: a rule without a rate would never fire, so [Server.AddFault] and
+// [WithFaults] refuse it.
 type FaultRule = fault.Rule
 
 // FaultStats counts what was injected: ByStatus, Dropped, Delayed, Total.
@@ -60,6 +62,24 @@ func FaultServerError() Fault { return fault.ServerError() }
 
 // FaultLatency delays the answer by d.
 func FaultLatency(d time.Duration) Fault { return fault.Latency(d) }
+
+// FaultSoftTimeout is a content node that runs out of time while matching,
+// having covered the fraction covered (in [0, 1]) of the corpus: on
+// /search/ a 200 with the hits found so far and root.coverage degraded by
+// timeout (Vespa's soft timeout, on by default: ProtobufSerialization
+// convertToCoverage, JsonRenderer renderCoverage), or 504 with error code 12
+// for a query that sets ranking.softtimeout.enable=false. Other operations
+// ignore it.
+func FaultSoftTimeout(covered float64) Fault { return fault.SoftTimeout(covered) }
+
+// FaultInvalidApplicationPackage, for [OpDeploy], is the config server
+// refusing a package whose models fail to build: 400 with error-code
+// INVALID_APPLICATION_PACKAGE and message "Invalid application: <detail>"
+// (Vespa's ModelsBuilder and HttpErrorResponse.invalidApplicationPackage).
+// A package with a field of an unknown type is refused so without a fault.
+func FaultInvalidApplicationPackage(detail string) Fault {
+	return fault.InvalidApplicationPackage(detail)
+}
 
 // FaultDrop closes the connection without an answer.
 func FaultDrop() Fault { return fault.Drop() }

@@ -43,6 +43,11 @@ func newSearchMount(s *Server) http.Handler { return search.NewHandler(corpus{s}
 // latency is the handler's to wait, since only it knows the query's timeout.
 func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
 	f, ok := s.faults.Pick(fault.OpSearch, httpx.RawPath(r))
+	if ok && f.SoftTimeout {
+		r = r.WithContext(search.WithSoftTimeout(r.Context(), f.Covered))
+		f.SoftTimeout, f.Covered = false, 0
+		ok = f != fault.Fault{}
+	}
 	if ok && f.Latency > 0 && f.Status == 0 && !f.Drop {
 		r = r.WithContext(search.WithLatency(r.Context(), f.Latency))
 		ok = false

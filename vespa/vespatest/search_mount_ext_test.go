@@ -120,7 +120,7 @@ func TestSearch_musicApplicationRanksAndRendersAsVespa(t *testing.T) {
 
 	status, r = search("yql", `select * from music where true`, "ranking", "nope")
 	if status != 400 || len(r.Root.Errors) != 1 || r.Root.Errors[0].Code != 4 ||
-		r.Root.Errors[0].Message != "Requested rank profile 'nope' is undefined for document type 'music'" {
+		r.Root.Errors[0].Message != "schema 'music' does not contain requested rank profile 'nope'" {
 		t.Errorf("undefined profile: %d %+v", status, r)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -215,13 +216,17 @@ func TestServer_deployReplacesSchemas(t *testing.T) {
 		t.Fatalf("lenient mode rejected a put: %d", st)
 	}
 	deploy(t, s, "default")
-	for _, c := range [][3]string{ // method, path, body: a put, a get, a visit
-		{"POST", url, `{"fields":{"x":1}}`},
-		{"GET", url, ""},
-		{"GET", s.URL() + "/document/v1/ns/book/docid", ""},
+	// A put is parsed against its type (400); a get and a visit are passed
+	// on, and the content node, which holds the old document's bucket, fails
+	// on the unknown type (500; see the tests of unknown_type_ext_test.go).
+	for _, c := range [][4]string{ // method, path, body, status and text
+		{"POST", url, `{"fields":{"x":1}}`, `400 "message":"Document type book does not exist"`},
+		{"GET", url, "", "500 Unknown document type book"},
+		{"GET", s.URL() + "/document/v1/ns/book/docid", "", "500 Document type 'book' not found"},
 	} {
-		if st, body := do(t, s.Client(), c[0], c[1], c[2]); st != 400 || !strings.Contains(body, `"message":"Document type book does not exist"`) {
-			t.Errorf("%s %s, unknown type after deploy: %d %s", c[0], c[1], st, body)
+		want, text, _ := strings.Cut(c[3], " ")
+		if st, body := do(t, s.Client(), c[0], c[1], c[2]); strconv.Itoa(st) != want || !strings.Contains(body, text) {
+			t.Errorf("%s %s, unknown type after deploy: %d %s, want %s", c[0], c[1], st, body, c[3])
 		}
 	}
 	music := s.URL() + "/document/v1/ns/music/docid/1"
@@ -290,7 +295,7 @@ func TestParseSchema_withoutProfilesDeclaresNone(t *testing.T) {
 	}
 	s := vespatest.NewTestServer(t, vespatest.WithSchema(sch))
 	st, body := do(t, s.Client(), http.MethodGet, s.URL()+"/search/?yql=select+*+from+doc+where+true&ranking=bm25", "")
-	if st != http.StatusBadRequest || !strings.Contains(body, "Requested rank profile 'bm25' is undefined for document type 'doc'") {
+	if st != http.StatusBadRequest || !strings.Contains(body, "schema 'doc' does not contain requested rank profile 'bm25'") {
 		t.Errorf("%d %s", st, body)
 	}
 }

@@ -20,6 +20,7 @@ func (cs *Server) prepare(w http.ResponseWriter, r *http.Request, b *budget, id 
 	ok := cs.checkPackage(w, sess.tenant, id, sess.pkg) &&
 		cs.checkTimeout(w, b, "preprocess", sess) &&
 		cs.buildModels(w, r) &&
+		cs.checkModel(w, sess) &&
 		cs.checkTimeout(w, b, "build models", sess)
 	if !ok {
 		cs.mu.Lock()
@@ -47,7 +48,22 @@ func (cs *Server) buildModels(w http.ResponseWriter, r *http.Request) bool {
 	if msg == "" {
 		msg = "vespatest: injected " + http.StatusText(f.Status)
 	}
-	configError(w, f.Status, errorCode(f.Status), msg)
+	code := f.ErrorCode
+	if code == "" {
+		code = errorCode(f.Status)
+	}
+	configError(w, f.Status, code, msg)
+	return false
+}
+
+// checkModel refuses a package whose models Vespa would fail to build, as
+// HttpHandler answers ModelsBuilder's InvalidApplicationException: 400
+// INVALID_APPLICATION_PACKAGE.
+func (cs *Server) checkModel(w http.ResponseWriter, sess *session) bool {
+	if sess.pkg == nil || sess.pkg.ModelError == "" {
+		return true
+	}
+	configError(w, http.StatusBadRequest, "INVALID_APPLICATION_PACKAGE", sess.pkg.ModelError)
 	return false
 }
 

@@ -174,10 +174,22 @@ func (d *docReq) readBody() ([]byte, bool) {
 	return body, true
 }
 
+// ImmediateTimeout is the emulator's floor for document/v1's timeout: a
+// request with a shorter one is answered as Vespa answers a request its
+// handler did not finish in time, 504 "Timeout after <n>ms" without an id
+// (DocumentV1ApiHandler.handleTimeout), since on Vespa dispatch alone takes
+// longer. Parameter errors are answered first, as Vespa answers them before
+// dispatch.
+const ImmediateTimeout = 5 * time.Millisecond
+
 // injectFault runs a fault for this request; it reports whether the request
 // was answered (or dropped) and whether the operation should be skipped as
 // "ignored".
 func (d *docReq) injectFault(id docid.ID, hasID bool) (answered, ignored bool) {
+	if d.timeout < ImmediateTimeout {
+		d.fail(http.StatusGatewayTimeout, "Timeout after "+millis(d.timeout)+"ms")
+		return true, false
+	}
 	f, ok := d.s.Faults.Pick(d.op, d.pathID)
 	if !ok {
 		return false, false
@@ -256,15 +268,24 @@ func (d *docReq) get(id docid.ID) {
 			return
 		}
 	}
-	sch, err := d.schemaOf(id.DocType)
+	// The handler routes a get of any type; the field set (the type's
+	// "[document]" unless given) is parsed on the content node.
+	sch, known := d.app.Schema(id.DocType)
+	name, hasFS, err := d.params.get("fieldSet")
 	if err != nil {
 		d.failErr(err)
 		return
 	}
-	fs, err := d.fieldSet(sch, id.DocType)
-	if err != nil {
-		d.failErr(err)
-		return
+	if !hasFS {
+		name = id.DocType + ":[document]"
+	}
+	fsErr := fieldSetError(d.app, name)
+	var fs fieldSet
+	if known && fsErr == "" && hasFS {
+		if fs, err = parseFieldSet(name, sch); err != nil {
+			d.failErr(err)
+			return
+		}
 	}
 	tf, err := d.tensorFormat()
 	if err != nil {
@@ -274,8 +295,12 @@ func (d *docReq) get(id docid.ID) {
 	if answered, _ := d.injectFault(id, true); answered {
 		return
 	}
+	if fsErr != "" && d.s.Store.HasReplica(id) {
+		d.failID(http.StatusInternalServerError, id, illegalParameters(fsErr))
+		return
+	}
 	e, found := d.s.Store.Get(id)
-	if !found {
+	if !found || !known || fsErr != "" {
 		d.reply(http.StatusNotFound, true, id)
 		return
 	}
@@ -386,6 +411,19 @@ func (d *docReq) write(id docid.ID) {
 		if body, ok = d.readBody(); !ok {
 			return
 		}
+	}
+	if _, known := d.app.Schema(id.DocType); !known && d.op == fault.OpRemove {
+		// A remove is not parsed against its type: it is routed, and no
+		// content cluster's document selection accepts the unknown type, so
+		// DocumentRouteSelectorPolicy.select answers DocumentIgnoredReply and
+		// the handler 200 with X-Vespa-Ignored-Operation (DocumentV1ApiHandler
+		// handle, Outcome IGNORED).
+		if answered, _ := d.injectFault(id, true); answered {
+			return
+		}
+		d.w.Header().Set("X-Vespa-Ignored-Operation", "true")
+		d.reply(http.StatusOK, true, id)
+		return
 	}
 	sch, err := d.schemaOf(id.DocType)
 	if err != nil {

@@ -94,6 +94,19 @@ func (p params) integer(name string) (int64, bool, error) {
 	return n, true, nil
 }
 
+// unsigned reads an unsigned 64-bit integer, as Long.parseUnsignedLong.
+func (p params) unsigned(name string) (uint64, bool, error) {
+	v, ok, err := p.get(name)
+	if err != nil || !ok {
+		return 0, ok, err
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return 0, false, badParam("Failed parsing '%s': For input string: \"%s\"", v, v)
+	}
+	return n, true, nil
+}
+
 // duration reads a time parameter as Vespa does ([vtime.Parse]): timeout=1e1s
 // is 1 s, an unknown unit means seconds.
 func (p params) duration(name string, def time.Duration) (time.Duration, error) {

@@ -3,6 +3,7 @@ package docapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -28,7 +29,7 @@ type visitSpec struct {
 	wanted         int64
 	stream, jsonl  bool
 	includeRemoves bool
-	from, to       int64
+	from, to       uint64
 	token          visitToken
 	hasToken       bool
 	timeout        time.Duration
@@ -36,15 +37,30 @@ type visitSpec struct {
 	// empty with a type in the path, whose own space is visited.
 	space string
 	app   *schema.Application
+	// badType is the content node's error for a selection naming a
+	// document type the application lacks; empty when all are known.
+	badType string
 }
 
 func (d *docReq) serveVisitKind() {
 	spec, err := d.parseVisit()
+	if errors.Is(err, errStreamedBadSelection) {
+		d.hangStreamed()
+		return
+	}
 	if err != nil {
 		d.failErr(err)
 		return
 	}
+	if !spec.stream && d.timeout < ImmediateTimeout {
+		d.fail(http.StatusGatewayTimeout, "Timeout after "+millis(d.timeout)+"ms")
+		return
+	}
 	if d.visitFault(spec) {
+		return
+	}
+	if spec.badType != "" && d.s.Store.HasBuckets() {
+		d.failBadType(spec)
 		return
 	}
 	switch d.op {
@@ -137,13 +153,18 @@ func (d *docReq) parseVisit() (*visitSpec, error) {
 			spec.token.next = store.BucketCount
 		}
 	}
-	if spec.from, _, err = p.integer("fromTimestamp"); err != nil {
+	// Unsigned, as Long.parseUnsignedLong; the order is checked only when
+	// toTimestamp is given, and then even when it is 0
+	// (DocumentV1ApiHandler.parseCommonParameters). A toTimestamp of 0 (or
+	// none) visits to the newest document.
+	if spec.from, _, err = p.unsigned("fromTimestamp"); err != nil {
 		return nil, err
 	}
-	if spec.to, _, err = p.integer("toTimestamp"); err != nil {
+	var hasTo bool
+	if spec.to, hasTo, err = p.unsigned("toTimestamp"); err != nil {
 		return nil, err
 	}
-	if spec.to != 0 && spec.from > spec.to {
+	if hasTo && spec.from > spec.to {
 		return nil, badParam("toTimestamp must be greater than, or equal to, fromTimestamp")
 	}
 	if bs, ok, err := p.get("bucketSpace"); err != nil {
@@ -169,8 +190,11 @@ func (d *docReq) parseVisit() (*visitSpec, error) {
 		}
 	}
 	if d.path.route != routeRoot {
-		if spec.schema, err = d.schemaOf(d.path.docType); err != nil {
-			return nil, err
+		// Only an update-where parses its body against the type; the other
+		// kinds pass the type on in the selection (badType below).
+		var known bool
+		if spec.schema, known = d.app.Schema(d.path.docType); !known && d.op == fault.OpUpdateWhere {
+			return nil, badParam("Document type %s does not exist", d.path.docType)
 		}
 	}
 	if !massOp {
@@ -200,13 +224,66 @@ func (d *docReq) parseVisit() (*visitSpec, error) {
 	}
 	if hasSel {
 		if _, err := selection.Parse(selText); err != nil {
+			if spec.stream {
+				return spec, errStreamedBadSelection
+			}
 			return nil, badParam("Failed to parse expression: %v", err)
 		}
 	}
-	if spec.sel, err = selection.Parse(d.pathSelection(selText, hasSel)); err != nil {
+	full := d.pathSelection(selText, hasSel)
+	if spec.sel, err = selection.Parse(full); err != nil {
 		return nil, badParam("Failed to parse expression: %v", err)
 	}
+	if t, col, ok := spec.sel.UnknownType(func(t string) bool { _, ok := d.app.Schema(t); return ok }); ok {
+		spec.badType = fmt.Sprintf("Failed to parse document select string '%s': Document type '%s' not found at column %d when parsing selection '%s'", full, t, col, full)
+	}
 	return spec, nil
+}
+
+// errStreamedBadSelection is a streamed visit whose selection does not
+// parse. Vespa's handler commits 200 before its visitor session parses the
+// selection (DocumentV1ApiHandler.visitAndWrite commits, then
+// MessageBusVisitorSession fails to start), and the response never ends:
+// on the JDisc target not even the status line reached the client (nothing
+// is flushed before the first document), in 30 s.
+var errStreamedBadSelection = errors.New("streamed visit with a selection that does not parse")
+
+// hangStreamed answers errStreamedBadSelection as Vespa does as far as a
+// client can tell: nothing, until the request's timeout (or the client
+// leaving), then the connection is cut, so that no client takes anything
+// for an answer.
+func (d *docReq) hangStreamed() {
+	t := time.NewTimer(d.timeout)
+	defer t.Stop()
+	select {
+	case <-d.r.Context().Done():
+	case <-t.C:
+	}
+	panic(http.ErrAbortHandler)
+}
+
+// failBadType answers a visit kind whose selection names a type the
+// application lacks. The container passes the selection on; the content
+// node's visitor fails to parse it (storage visitorthread.cpp, "Failed to
+// parse document select string": ILLEGAL_PARAMETERS), so with buckets in
+// the cluster a visit fails with 500 and no continuation (a streamed one
+// with a message and a continuation after its 200); with none nothing is
+// visited and the answer is empty.
+func (d *docReq) failBadType(spec *visitSpec) {
+	msg := illegalParameters(spec.badType)
+	body := jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}}
+	switch {
+	case d.op == fault.OpVisit && spec.stream:
+		body = append(body, jsonx.Member{Key: "documents", Val: json.RawMessage("[]")}, jsonx.Member{Key: "documentCount", Val: jsonx.Int(0)},
+			jsonx.Member{Key: "message", Val: jsonx.String(msg)}, jsonx.Member{Key: "continuation", Val: jsonx.String(spec.token.String())})
+		httpx.WriteJSON(d.w, http.StatusOK, body)
+	case d.op == fault.OpVisit:
+		body = append(body, jsonx.Member{Key: "documents", Val: json.RawMessage("[]")}, jsonx.Member{Key: "documentCount", Val: jsonx.Int(0)}, jsonx.Member{Key: "message", Val: jsonx.String(msg)})
+		httpx.WriteJSON(d.w, http.StatusInternalServerError, body)
+	default:
+		body = append(body, jsonx.Member{Key: "documentCount", Val: jsonx.Int(0)}, jsonx.Member{Key: "message", Val: jsonx.String(msg)})
+		httpx.WriteJSON(d.w, http.StatusInternalServerError, body)
+	}
 }
 
 // pathSelection combines the selection with the path's restrictions, as
@@ -292,7 +369,8 @@ func (s *Backend) scan(spec *visitSpec, deadline time.Time, emit func([]visited)
 		for _, doc := range s.Store.ReadBucket(int(b)) {
 			// Both ends are included, as proton's DocumentIterator keeps
 			// from <= timestamp <= to.
-			if spec.from != 0 && doc.Modified < spec.from || spec.to != 0 && doc.Modified > spec.to {
+			ts := uint64(doc.Modified) //nolint:gosec // G115: timestamps are positive microseconds
+			if ts < spec.from || spec.to != 0 && ts > spec.to {
 				continue
 			}
 			if doc.Removed() && !spec.includeRemoves {

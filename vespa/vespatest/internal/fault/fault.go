@@ -55,6 +55,19 @@ type Fault struct {
 	// Drop closes the connection without an answer (HTTP/1.1) or resets the
 	// stream (HTTP/2).
 	Drop bool
+	// SoftTimeout, on /search/, is a content node that runs out of time
+	// while matching: it answers with what it found in the fraction Covered
+	// of the corpus. With soft timeout on (Vespa's default) that is a 200
+	// with those hits and coverage.degraded.timeout; a query that sets
+	// ranking.softtimeout.enable=false gets the hard timeout, 504 with
+	// error code 12. Other operations ignore it.
+	SoftTimeout bool
+	// Covered is the fraction of the documents a SoftTimeout covered, in [0, 1].
+	Covered float64
+	// ErrorCode, on the config server (OpDeploy), is the error-code of the
+	// answer; empty means the one Vespa's HttpErrorResponse pairs with
+	// Status.
+	ErrorCode string
 }
 
 func (f Fault) zero() bool { return f == Fault{} }
@@ -91,6 +104,17 @@ func Latency(d time.Duration) Fault { return Fault{Latency: d} }
 // Drop closes the connection without an answer.
 func Drop() Fault { return Fault{Drop: true} }
 
+// InvalidApplicationPackage is the config server's refusal of a package
+// whose models fail to build: 400 INVALID_APPLICATION_PACKAGE with
+// "Invalid application: <detail>" (ModelsBuilder, HttpErrorResponse).
+func InvalidApplicationPackage(detail string) Fault {
+	return Fault{Status: http.StatusBadRequest, ErrorCode: "INVALID_APPLICATION_PACKAGE", Message: "Invalid application: " + detail}
+}
+
+// SoftTimeout is a content node whose soft timeout ends matching after it
+// covered the fraction covered of the corpus.
+func SoftTimeout(covered float64) Fault { return Fault{SoftTimeout: true, Covered: covered} }
+
 // Ignored answers 200 with X-Vespa-Ignored-Operation: true and drops the write.
 func Ignored() Fault { return Fault{Status: http.StatusOK} }
 
@@ -100,7 +124,9 @@ type Rule struct {
 	Op Operation
 	// Path restricts the rule to raw request paths with this prefix; empty matches all.
 	Path string
-	// Rate is the probability, in [0, 1], that a matching request gets the fault.
+	// Rate is the probability, in (0, 1], that a matching request gets the
+	// fault. Rate 0 (a rule that would never fire) is refused by AddFault
+	// and WithFaults; Rate 1 fires on every matching request.
 	Rate float64
 	// Times caps the number of injections; 0 means no cap.
 	Times int
@@ -109,11 +135,16 @@ type Rule struct {
 }
 
 func (r Rule) Validate() error {
-	if r.Rate < 0 || r.Rate > 1 {
-		return fmt.Errorf("vespatest: fault rate %v is outside [0, 1]", r.Rate)
+	if r.Rate <= 0 || r.Rate > 1 {
+		// A rule of rate 0 would never fire: most likely a forgotten Rate,
+		// which a test would take for a fault it survived.
+		return fmt.Errorf("vespatest: fault rate %v is outside (0, 1]; use Rate 1 for a fault on every matching request (with Times to cap it)", r.Rate)
 	}
 	if r.Times < 0 {
 		return fmt.Errorf("vespatest: fault Times %d is negative", r.Times)
+	}
+	if r.Fault.Covered < 0 || r.Fault.Covered > 1 {
+		return fmt.Errorf("vespatest: fault Covered %v is outside [0, 1]", r.Fault.Covered)
 	}
 	if r.Fault.Status != 0 && (r.Fault.Status < 200 || r.Fault.Status > 599) {
 		return fmt.Errorf("vespatest: fault status %d is not an HTTP status", r.Fault.Status)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -25,6 +26,10 @@ type AppPackage struct {
 	// QueryProfile holds the fields of the default query profile
 	// (QueryProfileFile), nil without one.
 	QueryProfile map[string]string
+	// ModelError is why Vespa's config model would refuse the package when
+	// it builds the models (a field of a type no schema declares), as the
+	// config server words it; empty when the emulator sees nothing wrong.
+	ModelError string
 }
 
 // ReadApplicationDir reads schemas/*.sd and services.xml from a directory.
@@ -59,6 +64,9 @@ func ReadApplicationDir(dir string) (*AppPackage, error) {
 	pkg, err := parsePackageFiles(files)
 	if err != nil {
 		return nil, fmt.Errorf("vespatest: application package %s: %w", dir, err)
+	}
+	if pkg.ModelError != "" {
+		return nil, fmt.Errorf("vespatest: application package %s: %s", dir, pkg.ModelError)
 	}
 	return pkg, nil
 }
@@ -169,7 +177,41 @@ func parsePackageFiles(files map[string][]byte) (*AppPackage, error) {
 	if err := ValidateSchemas(pkg.Schemas); err != nil {
 		return nil, err
 	}
+	pkg.ModelError = unknownTypes(pkg.Schemas, files)
 	return pkg, nil
+}
+
+var structDecl = regexp.MustCompile(`\bstruct\s+([A-Za-z_][A-Za-z0-9_]*)\s*\{`)
+
+// unknownTypes finds a field whose type names neither a built-in type, a
+// struct declared in some schema, nor a document type, and words it as the
+// config server does: ModelsBuilder wraps the model's IllegalArgumentException
+// ("Invalid application"), here ConvertParsedTypes.resolveFromContext's
+// "unknown type named '%s' in context document '%s'".
+func unknownTypes(schemas []Schema, files map[string][]byte) string {
+	known := map[string]bool{}
+	for n, b := range files {
+		if isSchemaFile(n) {
+			for _, m := range structDecl.FindAllSubmatch(b, -1) {
+				known[string(m[1])] = true
+			}
+		}
+	}
+	for _, s := range schemas {
+		known[s.Name] = true
+	}
+	for _, s := range schemas {
+		for _, f := range s.Fields {
+			ft, err := ParseFieldType(f.Type)
+			if err != nil {
+				continue
+			}
+			if name := ft.unknownLeaf(known); name != "" {
+				return fmt.Sprintf("Invalid application: unknown type named '%s' in context document '%s'", name, s.Name)
+			}
+		}
+	}
+	return ""
 }
 
 // parseQueryProfile reads the fields of a query profile,

@@ -285,3 +285,18 @@ func (t *FieldType) Text() string {
 	}
 	return t.Name
 }
+
+// unknownLeaf returns the first type name in t that is neither built in nor
+// in known (structs and document types), "" when there is none.
+func (t *FieldType) unknownLeaf(known map[string]bool) string {
+	if t == nil {
+		return ""
+	}
+	if t.Kind == KindAny && !known[t.Name] {
+		return t.Name
+	}
+	if n := t.key.unknownLeaf(known); n != "" {
+		return n
+	}
+	return t.Elem.unknownLeaf(known)
+}

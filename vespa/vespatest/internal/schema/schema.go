@@ -19,13 +19,17 @@ type Schema struct {
 	Fields []Field
 	// RankProfiles are the schema's rank profiles, selected by a query's
 	// ranking or ranking.profile; "default" and "unranked" exist implicitly.
-	// A query naming a profile the schema lacks gets Vespa's "Requested rank
-	// profile … is undefined" error. nil means profiles are not modelled: any
+	// A query naming a profile the schema lacks gets Vespa's "schema '…'
+	// does not contain requested rank profile '…'" error. nil means profiles are not modelled: any
 	// name is accepted and ranks by the emulator's default relevance, as in
 	// lenient mode (a Go schema that predates profiles keeps working); an
 	// empty, non-nil slice declares that there are none. [Parse] never
 	// returns nil.
 	RankProfiles []RankProfile
+	// Fieldsets are the schema's field sets, name to field names (e.g.
+	// "default": title, body). A YQL query may name one as it names a field,
+	// and a get's fieldSet parameter may list one.
+	Fieldsets map[string][]string
 }
 
 // RankProfile is the part of a schema's rank profile the emulator evaluates:
@@ -56,6 +60,12 @@ type RankProfile struct {
 	// Inputs are the query inputs the profile declares, e.g. "query(w)", to
 	// their default values ("" when none is declared, which is 0).
 	Inputs map[string]string
+	// SummaryFeatures and MatchFeatures are the rank features the profile
+	// lists to be returned with each hit, e.g. "bm25(title)",
+	// "attribute(year)"; Vespa renders them in the hit's fields as
+	// summaryfeatures and matchfeatures. Inherited from the parents when
+	// empty.
+	SummaryFeatures, MatchFeatures []string
 }
 
 // Field declares one document field.

@@ -10,9 +10,10 @@ import (
 // Parse reads the text of a schemas/<name>.sd file and returns its
 // schema name; its document fields with their types, indexing statements and
 // distance-metric; and its rank profiles (inherits, the first-, second- and
-// global-phase expressions, functions without arguments, and inputs).
-// Everything else (field sets, document summaries, fields outside the
-// document block) is ignored.
+// global-phase expressions, functions without arguments, and inputs);
+// its field sets; and the summary- and match-features of its profiles.
+// Everything else (document summaries, fields outside the document block)
+// is ignored.
 func Parse(sd string) (Schema, error) {
 	text := stripSDComments(sd)
 	sch := Schema{RankProfiles: []RankProfile{}} // declared: none unless the file has some
@@ -49,6 +50,18 @@ func Parse(sd string) (Schema, error) {
 					return Schema{}, err
 				}
 				sch.RankProfiles = append(sch.RankProfiles, p)
+				i = end
+				header = i + 1
+				continue
+			case kind == "fieldset" && len(stack) == 1 && len(words) > 1:
+				end := blockEnd(text, i)
+				if end < 0 {
+					return Schema{}, fmt.Errorf("fieldset: unbalanced '{'")
+				}
+				if sch.Fieldsets == nil {
+					sch.Fieldsets = map[string][]string{}
+				}
+				sch.Fieldsets[words[1]] = parseFieldsetFields(text[i+1 : end])
 				i = end
 				header = i + 1
 				continue
@@ -202,10 +215,85 @@ func parseRankProfile(header []string, body string) (RankProfile, error) {
 			}
 		case "inputs":
 			p.Inputs = parseInputs(inner)
+		case "summary-features":
+			p.SummaryFeatures = splitFeatures(inner)
+		case "match-features":
+			p.MatchFeatures = splitFeatures(inner)
 		}
 		i = end
 	}
+	// The one-line forms, "summary-features: a b" (outside nested blocks).
+	depth := 0
+	for line := range strings.SplitSeq(body, "\n") {
+		t := strings.TrimSpace(line)
+		if depth == 0 {
+			for _, kind := range []string{"summary-features", "match-features"} {
+				rest, ok := strings.CutPrefix(t, kind)
+				if !ok {
+					continue
+				}
+				if rest, ok = strings.CutPrefix(strings.TrimSpace(rest), ":"); ok {
+					if kind == "summary-features" {
+						p.SummaryFeatures = splitFeatures(rest)
+					} else {
+						p.MatchFeatures = splitFeatures(rest)
+					}
+				}
+			}
+		}
+		depth += strings.Count(t, "{") - strings.Count(t, "}")
+	}
 	return p, nil
+}
+
+// splitFeatures splits a feature list on whitespace outside parentheses:
+// "bm25(title) attribute( year )" is two features.
+func splitFeatures(s string) []string {
+	var out []string
+	var cur strings.Builder
+	depth := 0
+	flush := func() {
+		if cur.Len() > 0 {
+			out = append(out, cur.String())
+			cur.Reset()
+		}
+	}
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')':
+			depth--
+		case (r == ' ' || r == '\t' || r == '\n' || r == '\r') && depth == 0:
+			flush()
+			continue
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+			continue
+		}
+		cur.WriteRune(r)
+	}
+	flush()
+	return out
+}
+
+// parseFieldsetFields reads "fields: a, b" of a fieldset block.
+func parseFieldsetFields(body string) []string {
+	j := strings.Index(body, "fields")
+	if j < 0 {
+		return nil
+	}
+	rest, ok := strings.CutPrefix(strings.TrimSpace(body[j+len("fields"):]), ":")
+	if !ok {
+		return nil
+	}
+	line, _, _ := strings.Cut(rest, "\n")
+	var out []string
+	for f := range strings.SplitSeq(line, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // phaseExpression returns the expression of a phase or function body:

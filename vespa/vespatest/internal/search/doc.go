@@ -57,8 +57,8 @@
 // A query's ranking.profile (or ranking) selects a rank profile of the searched schemas; without
 // one, "default". Every schema has the implicit profiles "default" (the default relevance above,
 // unless the schema declares its own default) and "unranked" (relevance 0). A profile no
-// searched type declares is Vespa's error: 400, code 4, "Requested rank profile 'x' is undefined
-// for document type 'music'" (types, comma-separated, when several lack it). As in Vespa, when
+// searched type declares is Vespa's error (VespaBackend): 400, code 4, source the cluster, "schema
+// 'music' does not contain requested rank profile 'x'" (the first type lacking it). As in Vespa, when
 // several types are searched without sources or restrict and only some declare it, the others
 // rank by their default profile. In lenient mode (no schemas), and for a schema whose
 // RankProfiles is nil (profiles not modelled), any name is accepted and ranks by the default
@@ -87,10 +87,30 @@
 // "the vespatest emulator does not implement …"; never a silently wrong score. Other profile
 // settings (rank-score-drop-limit, match-phase, keep-rank-count) are ignored.
 //
+// A profile's summary-features and match-features (inherited when it lists none) are computed
+// for each hit from the same features, plus firstPhase (the hit's relevance), and rendered as
+// Vespa renders them: fields.matchfeatures first, fields.summaryfeatures last with
+// "vespa.summaryFeatures.cached": 0.0 added, each an object of feature name (in name order) to
+// value. A profile listing any other feature is refused with 501.
+//
+// # Mistakes
+//
+// As Vespa's search container: a YQL condition on a field that no searched schema has as a field
+// or field set is 400, code 4, "Could not create query from YQL: Field 'x' does not exist."
+// (YqlParser.getIndex; "default", sddocname and documentid always exist here); sorting (order
+// by or sorting) by a field that is not an attribute is 400, code 4, "Cluster 'c' has no sortable
+// attribute named 'f'" (ValidateSortingSearcher); an unknown searchChain is 400, code 4, "No
+// search chain named 'x' was found"; a restrict naming no known schema searches nothing (200, no
+// coverage, no error); a source that resolves to no schema or cluster is a code 4 error "Could not
+// resolve source ref 'x'. Valid source refs are …" beside the other sources' hits (400 when there
+// are none). A content node's soft timeout is injected with vespatest.FaultSoftTimeout: 200 with
+// the hits of the part covered and coverage degraded by timeout, or, with
+// ranking.softtimeout.enable=false, the hard timeout (504, code 12).
+//
 // # Results and errors
 //
 // root.id "toplevel", relevance 1.0, fields.totalCount, coverage (100 %, documents = the corpus
-// size, one node), children with id (the document ID), relevance, source (the document type) and
+// size, one node; less and degraded under a soft-timeout fault), children with id (the document ID), relevance, source (the document type) and
 // fields: sddocname, documentid, then the fields of Vespa's default document summary in schema
 // order, that is the fields with summary in their indexing statement ([Field.InSummary];
 // an attribute without summary, such as an embedding declared "attribute | index", is not

@@ -2,8 +2,12 @@ package search
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -12,6 +16,9 @@ import (
 type match struct {
 	doc   *docView
 	score float64
+	// summaryFeatures and matchFeatures are the rendered features of the
+	// rank profile, nil when it lists none.
+	summaryFeatures, matchFeatures json.RawMessage
 }
 
 // execute parses the query, evaluates it over the corpus and builds the result.
@@ -52,20 +59,48 @@ func (h *handler) execute(ctx context.Context, req *request, start time.Time) (*
 		req.timeout = time.Duration(*st.timeout) * time.Millisecond
 		req.timeoutSet = true
 	}
+	schemas := newSchemaSet(h.corpus.Schemas())
+	types, unresolved := h.sourceTypes(st, p, schemas)
+	// YqlParser.getIndex: every field a YQL condition names must be a field
+	// or field set of the searched schemas (an IndexFacts index), checked as
+	// the YQL is parsed, before anything else about the query.
+	if e := checkFieldsExist(st.where, schemas, types); e != nil {
+		return nil, e
+	}
 	where, err := resolveUserInput(st.where, p, 0)
 	if err != nil {
 		return nil, queryError(err)
 	}
-	schemas := newSchemaSet(h.corpus.Schemas())
-	types, e := sourceTypes(st, p, schemas)
-	if e != nil {
+	if e := validate(where, p, schemas); e != nil {
 		return nil, e
 	}
-	if e := validate(where, p, schemas); e != nil {
+	// FederationSearcher: sources that resolve to nothing are an error
+	// beside the hits of those that do; restrict prunes targets silently.
+	var federationErrors []resultError
+	if unresolved != "" {
+		federationErrors = append(federationErrors, invalidParameter(unresolved))
+	}
+	if types != nil && len(types) == 0 {
+		return &result{errors: federationErrors}, nil // no target: no backend asked, no coverage
+	}
+	order := st.orderBy
+	if len(order) == 0 {
+		if s, ok := p.get("ranking.sorting", "sorting"); ok && strings.TrimSpace(s) != "" {
+			o, err := parseSorting(s)
+			if err != nil {
+				return nil, queryError(err)
+			}
+			order = o
+		}
+	}
+	if e := h.checkSortable(order, schemas, types); e != nil {
 		return nil, e
 	}
 	plan, e := planRanking(p, schemas, types)
 	if e != nil {
+		if e.source != "" {
+			e.source = h.clusterOf(e.source) // an error of that cluster's chain
+		}
 		return nil, e
 	}
 	if len(st.groupings) > 0 { // GroupingValidator, then GroupingExecutor, before the backend is asked
@@ -105,6 +140,19 @@ func (h *handler) execute(ctx context.Context, req *request, start time.Time) (*
 	if timedOut {
 		return nil, timeoutError(req.timeout)
 	}
+	active, covered, degraded := total, total, false
+	if frac, ok := softTimeoutFrom(ctx); ok {
+		if v, set := p.get("ranking.softtimeout.enable"); set && strings.EqualFold(strings.TrimSpace(v), "false") {
+			return nil, timeoutError(req.timeout)
+		}
+		// The node covered a part of the corpus before its soft timeout:
+		// the documents of that part (in ID order, so runs repeat) are
+		// matched, the rest never looked at.
+		covered = int(math.Round(frac * float64(total)))
+		slices.SortFunc(docs, func(a, b *docView) int { return strings.Compare(a.ID, b.ID) })
+		docs = docs[:int(math.Round(frac*float64(len(docs))))]
+		degraded = true
+	}
 	ev := &evaluator{schemas: schemas, nn: map[*nnNode]map[string]float64{}, vectors: &h.vectors, searched: types}
 	if err := ev.prepareNN(where, docs, p); err != nil {
 		return nil, queryError(err)
@@ -122,22 +170,14 @@ func (h *handler) execute(ctx context.Context, req *request, start time.Time) (*
 		}
 		clear(ev.text)
 		if ok, s := ev.eval(where, d); ok {
-			matches = append(matches, match{doc: d, score: plan.score(ev, d, s)})
-		}
-	}
-	order := st.orderBy
-	if len(order) == 0 {
-		if s, ok := p.get("ranking.sorting", "sorting"); ok && strings.TrimSpace(s) != "" {
-			o, err := parseSorting(s)
-			if err != nil {
-				return nil, queryError(err)
-			}
-			order = o
+			m := match{doc: d, score: plan.score(ev, d, s)}
+			m.summaryFeatures, m.matchFeatures = plan.features(ev, d, s, m.score)
+			matches = append(matches, m)
 		}
 	}
 	sortMatches(matches, order)
 
-	res := &result{total: len(matches), coverage: &coverage{documents: total}}
+	res := &result{total: len(matches), coverage: &coverage{documents: covered, active: active, degradedTimeout: degraded}, errors: federationErrors}
 	if len(st.groupings) > 0 {
 		groups, err := evalGrouping(st.groupings, matches, p, schemas)
 		if err != nil {
@@ -251,34 +291,194 @@ func resolveUserInput(n node, p params, depth int) (node, error) {
 	return n, nil
 }
 
-// sourceTypes returns the document types searched: nil for all.
-func sourceTypes(st *statement, p params, schemas schemaSet) (map[string]bool, *resultError) {
+// sourceTypes returns the document types searched (nil for all) and, when
+// some of the sources do not resolve, FederationSearcher's message for them.
+// A source is a schema or a content cluster (SourceRefResolver); restrict
+// names schemas and prunes the targets to them, silently.
+func (h *handler) sourceTypes(st *statement, p params, schemas schemaSet) (map[string]bool, string) {
+	split := func(v string) []string {
+		var list []string
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				list = append(list, s)
+			}
+		}
+		return list
+	}
 	names := st.sources
-	for _, param := range [][]string{{"model.sources", "sources", "search"}, {"model.restrict", "restrict"}} {
-		if v, ok := p.get(param[0], param[1:]...); ok && strings.TrimSpace(v) != "" {
-			var list []string
-			for _, s := range strings.Split(v, ",") {
-				if s = strings.TrimSpace(s); s != "" {
-					list = append(list, s)
+	if v, ok := p.get("model.sources", "sources", "search"); ok && strings.TrimSpace(v) != "" {
+		names = split(v)
+	}
+	var out map[string]bool
+	var missing []string
+	if names != nil {
+		out = map[string]bool{}
+		for _, n := range names {
+			if schemas.lenient() {
+				out[n] = true
+				continue
+			}
+			found := false
+			for t := range schemas.types {
+				if t == n || h.clusterOf(t) == n {
+					out[t], found = true, true
 				}
 			}
-			names = list
-		}
-	}
-	if names == nil {
-		return nil, nil
-	}
-	out := map[string]bool{}
-	for _, n := range names {
-		if !schemas.lenient() {
-			if _, ok := schemas.types[n]; !ok {
-				e := invalidParameter(fmt.Sprintf("Could not resolve source ref '%s'.", n))
-				return nil, &e
+			if !found {
+				missing = append(missing, "Could not resolve source ref '"+n+"'.")
 			}
 		}
-		out[n] = true
 	}
-	return out, nil
+	if v, ok := p.get("model.restrict", "restrict"); ok && strings.TrimSpace(v) != "" {
+		restrict := map[string]bool{}
+		for _, n := range split(v) {
+			if _, known := schemas.types[n]; known || schemas.lenient() {
+				if out == nil || out[n] {
+					restrict[n] = true
+				}
+			}
+		}
+		out = restrict
+	}
+	if len(missing) == 0 {
+		return out, ""
+	}
+	slices.Sort(missing)
+	missing = slices.Compact(missing)
+	var refs []string
+	for t := range schemas.types {
+		refs = append(refs, h.clusterOf(t))
+	}
+	slices.Sort(refs)
+	return out, strings.Join(missing, " ") + " Valid source refs are " + strings.Join(slices.Compact(refs), ", ") + "."
+}
+
+// clusterOf names the content cluster of a document type (the type itself
+// when the corpus does not know clusters).
+func (h *handler) clusterOf(t string) string {
+	if c, ok := h.corpus.(Clustered); ok {
+		return c.ClusterOf(t)
+	}
+	return t
+}
+
+// clusterOfTypes names the cluster searched, the source of errors from a
+// cluster's search chain: the first searched type's, in name order.
+func (h *handler) clusterOfTypes(types map[string]bool, schemas schemaSet) string {
+	names := slices.Sorted(maps.Keys(types))
+	if types == nil {
+		names = slices.Sorted(maps.Keys(schemas.types))
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return h.clusterOf(names[0])
+}
+
+// checkFieldsExist fails as YqlParser.getIndex does ("Field '%s' does not
+// exist.") for a field a condition names that no searched schema has as a
+// field or field set. "default", sddocname and documentid are always known
+// (the emulator's default index is every string field when no schema
+// declares a "default" field set). Lenient mode knows every field. The
+// operands of sameElement are sub-fields and not checked.
+func checkFieldsExist(n node, schemas schemaSet, types map[string]bool) *resultError {
+	if schemas.lenient() {
+		return nil
+	}
+	known := func(path string) bool {
+		top, _, _ := strings.Cut(path, ".")
+		switch top {
+		case defaultIndex, "sddocname", "documentid":
+			return true
+		}
+		for t, fs := range schemas.types {
+			if types != nil && !types[t] {
+				continue
+			}
+			if _, ok := fs[top]; ok {
+				return true
+			}
+			if _, ok := schemas.fieldsets[t][path]; ok {
+				return true
+			}
+		}
+		return false
+	}
+	var field func(n node) string
+	field = func(n node) string {
+		switch n := n.(type) {
+		case containsNode:
+			return n.field
+		case compareNode:
+			return n.field
+		case rangeNode:
+			return n.field
+		}
+		return ""
+	}
+	var walk func(n node, depth int) *resultError
+	walk = func(n node, depth int) *resultError {
+		if depth > maxDepth {
+			return nil
+		}
+		if f := field(n); f != "" && !known(f) {
+			e := invalidParameter(fmt.Sprintf("Could not create query from YQL: Field '%s' does not exist.", f))
+			return &e
+		}
+		kids := operands(n)
+		if nn, ok := n.(notNode); ok {
+			kids = []node{nn.kid}
+		}
+		for _, k := range kids {
+			if e := walk(k, depth+1); e != nil {
+				return e
+			}
+		}
+		return nil
+	}
+	return walk(n, 0)
+}
+
+// sortable reports whether a field is an attribute: its indexing statement
+// has an attribute step, or, declared in Go without one, it is not Indexed.
+func sortable(f Field) bool {
+	if strings.TrimSpace(f.Indexing) == "" {
+		return !f.Indexed
+	}
+	return f.MaybeAttribute()
+}
+
+// checkSortable fails as ValidateSortingSearcher does for a sort key that is
+// not an attribute of the searched cluster: "Cluster '%s' has no sortable
+// attribute named '%s'" (code 4, from the cluster's chain). [rank], [docid]
+// and the relevance aliases are always sortable; lenient mode sorts by
+// anything.
+func (h *handler) checkSortable(order []orderSpec, schemas schemaSet, types map[string]bool) *resultError {
+	if schemas.lenient() {
+		return nil
+	}
+	for _, o := range order {
+		switch o.field {
+		case "[rank]", "[docid]", "[relevance]", "[relevancy]", "relevance":
+			continue
+		}
+		ok := false
+		for t := range schemas.types {
+			if types != nil && !types[t] {
+				continue
+			}
+			if f, found := schemas.field(t, o.field); found && sortable(f) {
+				ok = true
+			}
+		}
+		if !ok {
+			cluster := h.clusterOfTypes(types, schemas)
+			e := invalidParameter(fmt.Sprintf("Cluster '%s' has no sortable attribute named '%s'", cluster, o.field))
+			e.source = cluster
+			return &e
+		}
+	}
+	return nil
 }
 
 // validate checks the conditions against the schemas and the query inputs as Vespa's searchers

@@ -79,6 +79,9 @@ func (h *handler) serve(r *http.Request) *result {
 	if e != nil {
 		return errorResult(*e)
 	}
+	if e := h.checkSearchChain(p); e != nil {
+		return errorResult(*e)
+	}
 	req.rawURI = r.URL.RequestURI()
 	if e := globalMaxGroupsInRequest(p, req.rawURI); e != nil {
 		return errorResult(*e)
@@ -162,4 +165,29 @@ func intParam(p params, def int, display, full string, aliases ...string) (int, 
 		return 0, &e
 	}
 	return n, nil
+}
+
+// checkSearchChain refuses a searchChain the container lacks, as
+// SearchHandler does once the parameters are valid: "No search chain named
+// '%s' was found" (code 4). The container has "default", "native" and
+// "vespa", and one chain per content cluster.
+func (h *handler) checkSearchChain(p params) *resultError {
+	name, ok := p.get("searchChain", "searchchain")
+	if !ok || name == "" {
+		return nil
+	}
+	switch name {
+	case "default", "native", "vespa":
+		return nil
+	}
+	for _, s := range h.corpus.Schemas() {
+		if h.clusterOf(s.Name) == name {
+			return nil
+		}
+	}
+	if len(h.corpus.Schemas()) == 0 && h.clusterOf("") == name {
+		return nil
+	}
+	e := invalidParameter("No search chain named '" + name + "' was found")
+	return &e
 }

@@ -48,7 +48,6 @@ func TestHandler_Matching(t *testing.T) {
 		{"not", `title contains "dreams" and !(year > 2010)`, []string{"id:ns:book::x", "id:ns:music::b"}},
 		{"weakAnd matches any of its terms", `{targetHits:10}weakAnd(title contains "heels", title contains "full")`, []string{"id:ns:music::a", "id:ns:music::c"}},
 		{"rank matches as its first argument", `rank(year = 2015, title contains "heels")`, []string{"id:ns:music::a"}},
-		{"an unknown field matches nothing, as in Vespa", `nosuch contains "x"`, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -356,6 +355,53 @@ func TestJavaDouble(t *testing.T) {
 	} {
 		if got := javaDouble(tc.in); got != tc.want {
 			t.Errorf("javaDouble(%v) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+// Mistakes in a query's sources, answered as Vespa's search container does
+// (container-search at 1f79d33dd014): a field no schema has
+// (YqlParser.getIndex), sorting by a field that is not an attribute
+// (ValidateSortingSearcher), an unknown searchChain (SearchHandler), an
+// unknown restrict (FederationSearcher.pruneTargetsWithoutDocumentTypes:
+// no target, no error) and an unknown source beside a real one
+// (FederationSearcher.missingSearchChainsErrorMessage: the hits and a code
+// 4 error). Before, the first three were answered 200 and the last two 400.
+func TestHandler_ordinaryMistakes(t *testing.T) {
+	c := songCorpus()
+	for _, tc := range []struct {
+		kv     []string
+		status int
+		code   int
+		msg    string
+	}{
+		{[]string{"yql", `select * from music where nosuch contains "x"`}, 400, 4, "Could not create query from YQL: Field 'nosuch' does not exist."},
+		{[]string{"yql", `select * from music where true and (popularity > 1 or nosuch = 3)`}, 400, 4, "Field 'nosuch' does not exist."},
+		{[]string{"yql", `select * from music where true order by title`}, 400, 4, "Cluster 'music' has no sortable attribute named 'title'"},
+		{[]string{"yql", `select * from music where true`, "sorting", "-nosuch"}, 400, 4, "Cluster 'music' has no sortable attribute named 'nosuch'"},
+		{[]string{"yql", `select * from music where true`, "searchChain", "nosuch"}, 400, 4, "No search chain named 'nosuch' was found"},
+		{[]string{"yql", `select * from sources * where true`, "sources", "nosuch"}, 400, 4, "Could not resolve source ref 'nosuch'. Valid source refs are book, music."},
+	} {
+		get(t, c, tc.kv...).wantError(t, tc.kv, tc.status, tc.code, tc.msg)
+	}
+	// Sorting by an attribute and by relevance is fine.
+	for _, o := range []string{"order by popularity desc", "order by popularity, relevance"} {
+		if r := get(t, c, "yql", `select * from music where true `+o); r.status != 200 {
+			t.Errorf("%s: %d %s", o, r.status, r.body)
+		}
+	}
+	r := get(t, c, "yql", `select * from sources * where true`, "restrict", "nosuch")
+	if r.status != 200 || r.body != `{"root":{"id":"toplevel","relevance":1.0,"fields":{"totalCount":0}}}` {
+		t.Errorf("restrict=nosuch: %d %s", r.status, r.body)
+	}
+	r = get(t, c, "yql", `select * from sources * where true`, "sources", "nosuch,music")
+	if r.status != 200 || len(r.Root.Children) == 0 || len(r.Root.Errors) != 1 || r.Root.Errors[0].Code != 4 ||
+		r.Root.Errors[0].Message != "Could not resolve source ref 'nosuch'. Valid source refs are book, music." {
+		t.Errorf("sources=nosuch,music: %d %s", r.status, r.body)
+	}
+	for _, id := range r.ids() {
+		if !strings.HasPrefix(id, "id:ns:music:") {
+			t.Errorf("sources=nosuch,music returned %s", id)
 		}
 	}
 }

@@ -16,6 +16,11 @@ import (
 func renderHit(m match, selected []string, schemas schemaSet) hit {
 	d := m.doc
 	h := hit{id: d.ID, relevance: m.score, source: d.docType()}
+	// Match features are set on the hit when it is matched, before the
+	// summary fill adds the rest; summary features come with the summary.
+	if m.matchFeatures != nil {
+		h.fields = append(h.fields, field{Key: "matchfeatures", Val: m.matchFeatures})
+	}
 	if selected == nil {
 		h.fields = append(h.fields,
 			field{Key: "sddocname", Val: jsonx.String(d.docType())},
@@ -45,6 +50,9 @@ func renderHit(m match, selected []string, schemas schemaSet) hit {
 			raw = renderTensor(f.Type, raw)
 		}
 		h.fields = append(h.fields, field{Key: name, Val: raw})
+	}
+	if m.summaryFeatures != nil {
+		h.fields = append(h.fields, field{Key: "summaryfeatures", Val: m.summaryFeatures})
 	}
 	return h
 }

@@ -37,3 +37,19 @@ func (req *request) wait(ctx context.Context) bool {
 	}
 	return req.latency < req.timeout
 }
+
+type softTimeoutKey struct{}
+
+// WithSoftTimeout returns a context that makes the content node run out of
+// time after matching the fraction covered of the corpus (an injected slow
+// content node): the result is partial, with degraded coverage, unless the
+// query turned soft timeout off (ranking.softtimeout.enable=false), which
+// makes it Vespa's hard timeout, 504 with error code 12.
+func WithSoftTimeout(ctx context.Context, covered float64) context.Context {
+	return context.WithValue(ctx, softTimeoutKey{}, covered)
+}
+
+func softTimeoutFrom(ctx context.Context) (float64, bool) {
+	f, ok := ctx.Value(softTimeoutKey{}).(float64)
+	return f, ok
+}

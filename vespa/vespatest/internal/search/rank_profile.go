@@ -1,11 +1,15 @@
 package search
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 )
 
 // Implicit rank profiles every schema has.
@@ -28,6 +32,15 @@ type compiledProfile struct {
 	unranked bool
 	expr     rankExpr // nil: the default relevance
 	inputs   map[string]float64
+	// summary and match are the profile's summary- and match-features, in
+	// name order; a nil expr is firstPhase, the hit's relevance.
+	summary, match []namedFeature
+}
+
+// namedFeature is one feature a profile returns with each hit.
+type namedFeature struct {
+	name string
+	expr rankExpr
 }
 
 // resolvedProfile is a profile with its inheritance applied.
@@ -36,6 +49,7 @@ type resolvedProfile struct {
 	functions              map[string]string
 	inputs                 map[string]string
 	unranked               bool
+	summary, match         []string
 }
 
 // planRanking chooses the rank profile of the query (ranking.profile or ranking, "default"
@@ -85,12 +99,9 @@ func planRanking(p params, schemas schemaSet, types map[string]bool) (*rankPlan,
 	// lacking it are ranked by their default profile.
 	if !anywhere || len(searched) == 1 || types != nil {
 		if len(invalid) > 0 {
-			plural := ""
-			if len(invalid) > 1 {
-				plural = "s"
-			}
-			e := invalidParameter(fmt.Sprintf("Requested rank profile '%s' is undefined for document type%s '%s'",
-				name, plural, strings.Join(invalid, ", ")))
+			// VespaBackend.search, for the (first) schema lacking it.
+			e := invalidParameter(fmt.Sprintf("schema '%s' does not contain requested rank profile '%s'", invalid[0], name))
+			e.source = invalid[0] // the caller names its cluster
 			return nil, &e
 		}
 	}
@@ -111,8 +122,8 @@ func planRanking(p params, schemas schemaSet, types map[string]bool) (*rankPlan,
 			return nil, &e
 		}
 		plan.byType[t] = cp
-		if cp != nil && cp.expr != nil {
-			walkRankExpr(cp.expr, func(f rankFeature) {
+		if cp != nil {
+			cp.walk(func(f rankFeature) {
 				switch {
 				case f.name == "bm25":
 					bm25[f.args[0]] = true
@@ -164,6 +175,18 @@ func (s schemaSet) resolveProfile(t, name string, depth int) (*resolvedProfile, 
 		for k, v := range pr.inputs {
 			r.inputs[k] = v
 		}
+		if r.summary == nil {
+			r.summary = pr.summary
+		}
+		if r.match == nil {
+			r.match = pr.match
+		}
+	}
+	if decl.SummaryFeatures != nil {
+		r.summary = decl.SummaryFeatures
+	}
+	if decl.MatchFeatures != nil {
+		r.match = decl.MatchFeatures
 	}
 	if decl.FirstPhase != "" {
 		r.firstPhase = decl.FirstPhase
@@ -191,16 +214,26 @@ func (r *resolvedProfile) compile(p params, name string) (*compiledProfile, erro
 	if r.laterPhase != "" {
 		return nil, &notImplementedError{what: fmt.Sprintf("the %s of rank profile '%s' (only first-phase expressions are evaluated)", r.laterPhase, name)}
 	}
-	if r.firstPhase == "" {
+	if r.firstPhase == "" && len(r.summary) == 0 && len(r.match) == 0 {
 		return nil, nil
 	}
-	expr, err := parseRankExpression(r.firstPhase, r.functions)
-	if err != nil {
-		return nil, fmt.Errorf("rank profile '%s': %w", name, err)
+	cp := &compiledProfile{inputs: map[string]float64{}}
+	if r.firstPhase != "" {
+		expr, err := parseRankExpression(r.firstPhase, r.functions)
+		if err != nil {
+			return nil, fmt.Errorf("rank profile '%s': %w", name, err)
+		}
+		cp.expr = expr
 	}
-	cp := &compiledProfile{expr: expr, inputs: map[string]float64{}}
+	var err error
+	if cp.summary, err = compileFeatures(r.summary, r.functions, name, "summary-features"); err != nil {
+		return nil, err
+	}
+	if cp.match, err = compileFeatures(r.match, r.functions, name, "match-features"); err != nil {
+		return nil, err
+	}
 	var bad error
-	walkRankExpr(expr, func(f rankFeature) {
+	cp.walk(func(f rankFeature) {
 		if f.name != "query" || bad != nil {
 			return
 		}
@@ -224,6 +257,40 @@ func (r *resolvedProfile) compile(p params, name string) (*compiledProfile, erro
 		return nil, bad
 	}
 	return cp, nil
+}
+
+// compileFeatures parses the features a profile returns with each hit:
+// those the emulator ranks by (bm25, attribute, closeness, nativeRank,
+// query, the profile's functions, firstPhase); any other is refused, so that
+// a hit never lacks one Vespa would render.
+func compileFeatures(names []string, functions map[string]string, profile, kind string) ([]namedFeature, error) {
+	var out []namedFeature
+	for _, n := range names {
+		if n == "firstPhase" || n == "relevanceScore" {
+			out = append(out, namedFeature{name: n})
+			continue
+		}
+		e, err := parseRankExpression(n, functions)
+		if err != nil {
+			return nil, &notImplementedError{what: fmt.Sprintf("the %s %s of rank profile '%s'", kind, n, profile)}
+		}
+		out = append(out, namedFeature{name: n, expr: e})
+	}
+	slices.SortFunc(out, func(a, b namedFeature) int { return strings.Compare(a.name, b.name) })
+	return out, nil
+}
+
+// walk calls fn for every feature the profile reads: its first phase and
+// its summary- and match-features.
+func (cp *compiledProfile) walk(fn func(rankFeature)) {
+	if cp.expr != nil {
+		walkRankExpr(cp.expr, fn)
+	}
+	for _, f := range append(append([]namedFeature(nil), cp.summary...), cp.match...) {
+		if f.expr != nil {
+			walkRankExpr(f.expr, fn)
+		}
+	}
 }
 
 // walkRankExpr calls fn for every feature of e.
@@ -262,6 +329,52 @@ func (plan *rankPlan) score(e *evaluator, d *docView, relevance float64) float64
 		return relevance
 	}
 	return cp.expr.eval(&rankContext{e: e, d: d, relevance: relevance, inputs: cp.inputs})
+}
+
+// features computes the summary- and match-features of a matched document
+// under the plan, as the JSON objects Vespa renders in the hit's fields:
+// summaryfeatures with vespa.summaryFeatures.cached added (0: computed for
+// this fill), matchfeatures as listed. Both nil when the profile lists none.
+func (plan *rankPlan) features(e *evaluator, d *docView, relevance, score float64) (summary, matchF json.RawMessage) {
+	cp, ok := plan.byType[d.docType()]
+	if !ok {
+		cp = plan.other
+	}
+	if cp == nil || len(cp.summary) == 0 && len(cp.match) == 0 {
+		return nil, nil
+	}
+	c := &rankContext{e: e, d: d, relevance: relevance, inputs: cp.inputs}
+	render := func(fs []namedFeature, cached bool) json.RawMessage {
+		var b bytes.Buffer
+		b.WriteByte('{')
+		for i, f := range fs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(jsonx.String(f.name))
+			b.WriteByte(':')
+			v := score
+			if f.expr != nil {
+				v = f.expr.eval(c)
+			}
+			writeRelevance(&b, v)
+		}
+		if cached {
+			if len(fs) > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`"vespa.summaryFeatures.cached":0.0`)
+		}
+		b.WriteByte('}')
+		return b.Bytes()
+	}
+	if len(cp.summary) > 0 {
+		summary = render(cp.summary, true)
+	}
+	if len(cp.match) > 0 {
+		matchF = render(cp.match, false)
+	}
+	return summary, matchF
 }
 
 func (c *rankContext) feature(f rankFeature) float64 {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -134,13 +135,13 @@ func TestRanking_undefinedAndUnsupportedProfiles(t *testing.T) {
 		msg    string
 	}{
 		{[]string{"yql", `select * from music where true`, "ranking", "nope"}, 400, 4,
-			"Requested rank profile 'nope' is undefined for document type 'music'"},
+			"schema 'music' does not contain requested rank profile 'nope'"},
 		{[]string{"yql", `select * from sources * where true`, "ranking.profile", "nope"}, 400, 4,
-			"Requested rank profile 'nope' is undefined for document types 'book, music'"},
+			"schema 'book' does not contain requested rank profile 'nope'"},
 		{[]string{"yql", `select * from sources music, book where true`, "ranking", "bm25"}, 400, 4,
-			"Requested rank profile 'bm25' is undefined for document type 'book'"},
+			"schema 'book' does not contain requested rank profile 'bm25'"},
 		{[]string{"yql", `select * from book where true`, "ranking", "bm25"}, 400, 4,
-			"Requested rank profile 'bm25' is undefined for document type 'book'"},
+			"schema 'book' does not contain requested rank profile 'bm25'"},
 		{[]string{"yql", `select * from music where true`, "ranking", "fancy"}, 501, 501,
 			"does not implement the rank expression 'fieldMatch(title).completeness'"},
 		{[]string{"yql", `select * from music where true`, "ranking", "twophase"}, 501, 501,
@@ -239,5 +240,45 @@ func TestNearestNeighbor_vectorCacheFollowsUpdatesAndRemovals(t *testing.T) {
 	query()
 	if n := len(h.vectors.byField["embedding"]); n != 3 {
 		t.Errorf("%d cached vectors after removals, want 3", n)
+	}
+}
+
+// A profile's summary- and match-features are computed for each hit and
+// rendered in its fields as Vespa renders them: matchfeatures (set when the
+// hit is matched, ProtobufSerialization's MatchFeatureData) and
+// summaryfeatures with vespa.summaryFeatures.cached added (the summary's
+// feature data), both objects of feature name to value. A feature the
+// emulator cannot compute makes the profile unusable (501). Before, the
+// features were dropped silently.
+func TestRanking_summaryAndMatchFeatures(t *testing.T) {
+	music := songSchema
+	music.RankProfiles = append(append([]RankProfile(nil), songSchema.RankProfiles...),
+		RankProfile{Name: "feat", FirstPhase: "bm25(title) + attribute(popularity)",
+			SummaryFeatures: []string{"bm25(title)", "attribute(popularity)"},
+			MatchFeatures:   []string{"attribute(popularity)", "firstPhase"}},
+		RankProfile{Name: "featchild", Inherits: []string{"feat"}},
+		RankProfile{Name: "badfeat", FirstPhase: "bm25(title)", MatchFeatures: []string{"fieldMatch(title)"}})
+	c := songCorpus()
+	c.schemas[0] = music
+	r := get(t, c, "yql", `select * from music where title contains "heels"`, "ranking", "feat")
+	if r.status != 200 || len(r.Root.Children) != 1 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	for _, want := range []string{
+		`"fields":{"matchfeatures":{"attribute(popularity)":90.0,"firstPhase":`,
+		`"summaryfeatures":{"attribute(popularity)":90.0,"bm25(title)":`,
+		`,"vespa.summaryFeatures.cached":0.0}}`,
+	} {
+		if !strings.Contains(r.body, want) {
+			t.Errorf("missing %s in %s", want, r.body)
+		}
+	}
+	if r := get(t, c, "yql", `select * from music where title contains "heels"`, "ranking", "featchild"); !strings.Contains(r.body, `"matchfeatures":{"attribute(popularity)":90.0`) {
+		t.Errorf("inherited features: %s", r.body)
+	}
+	get(t, c, "yql", `select * from music where true`, "ranking", "badfeat").wantError(t, nil, 501, 501, "match-features fieldMatch(title) of rank profile 'badfeat'")
+	// A profile without features renders none.
+	if r := get(t, c, "yql", `select * from music where true`, "ranking", "bm25"); strings.Contains(r.body, "features") {
+		t.Errorf("bm25 profile rendered features: %s", r.body)
 	}
 }

@@ -20,8 +20,41 @@ type result struct {
 	groups   []gNode // grouping output: the root groups, after the hits
 }
 
-// coverage is root.coverage for a complete (non-degraded) search of one node.
-type coverage struct{ documents int }
+// coverage is root.coverage of a search of one node: documents covered of
+// active, degraded by a soft timeout or not.
+type coverage struct {
+	documents, active int
+	degradedTimeout   bool
+}
+
+// write renders c as JsonRenderer.renderCoverage does, from Vespa's
+// Coverage (container-disc's com.yahoo.container.handler.Coverage): the
+// percentage rounded, degraded only when some reason is set (timeout here),
+// full when every active document was covered, resultsFull 0 when not full.
+func (c *coverage) write(b *bytes.Buffer) {
+	pct := 100
+	if c.documents < c.active {
+		pct = int(math.Round(float64(c.documents) * 100 / float64(c.active)))
+	} else if c.active == 0 && c.degradedTimeout {
+		pct = 0
+	}
+	full := c.documents >= c.active && !(c.active == 0 && c.degradedTimeout)
+	b.WriteString(`,"coverage":{"coverage":`)
+	b.WriteString(strconv.Itoa(pct))
+	b.WriteString(`,"documents":`)
+	b.WriteString(strconv.Itoa(c.documents))
+	if c.degradedTimeout {
+		b.WriteString(`,"degraded":{"match-phase":false,"timeout":true,"adaptive-timeout":false,"anntimeout":false,"non-ideal-state":false}`)
+	}
+	b.WriteString(`,"full":`)
+	b.WriteString(strconv.FormatBool(full))
+	b.WriteString(`,"nodes":1,"results":1,"resultsFull":`)
+	if full {
+		b.WriteString("1}")
+	} else {
+		b.WriteString("0}")
+	}
+}
 
 // timing is the top-level timing object of presentation.timing, in seconds.
 type timing struct{ query, summary, search float64 }
@@ -66,9 +99,7 @@ func (r *result) render() []byte {
 	b.WriteString(strconv.Itoa(r.total))
 	b.WriteByte('}')
 	if c := r.coverage; c != nil {
-		b.WriteString(`,"coverage":{"coverage":100,"documents":`)
-		b.WriteString(strconv.Itoa(c.documents))
-		b.WriteString(`,"full":true,"nodes":1,"results":1,"resultsFull":1}`)
+		c.write(&b)
 	}
 	if len(r.errors) > 0 {
 		b.WriteString(`,"errors":[`)

@@ -7,12 +7,15 @@ type schemaSet struct {
 	types    map[string]map[string]Field       // document type to field name to field
 	order    map[string][]string               // document type to field names in declaration order
 	profiles map[string]map[string]RankProfile // document type to profile name to profile
+	// fieldsets maps a document type to its field sets (name to fields).
+	fieldsets map[string]map[string][]string
 }
 
 func newSchemaSet(ss []Schema) schemaSet {
 	out := schemaSet{types: map[string]map[string]Field{}, order: map[string][]string{},
-		profiles: map[string]map[string]RankProfile{}}
+		profiles: map[string]map[string]RankProfile{}, fieldsets: map[string]map[string][]string{}}
 	for _, s := range ss {
+		out.fieldsets[s.Name] = s.Fieldsets
 		if s.RankProfiles != nil { // nil: not modelled, no entry
 			ps := map[string]RankProfile{}
 			for _, p := range s.RankProfiles {

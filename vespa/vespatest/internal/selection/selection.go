@@ -561,3 +561,15 @@ func CheckCondition(cond string, docTypes func(string) bool, sch *schema.Schema)
 	}
 	return sel, nil
 }
+
+// UnknownType returns the first document type the selection names that
+// known does not know, with its column (1-based), as a content node's
+// parser fails on it (parser.yy: "Document type '%s' not found").
+func (s *Selection) UnknownType(known func(string) bool) (string, int, bool) {
+	for _, r := range s.refs {
+		if !known(r.docType) {
+			return r.docType, r.pos + 1, true
+		}
+	}
+	return "", 0, false
+}

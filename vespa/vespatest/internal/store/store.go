@@ -152,3 +152,29 @@ func (s *Store) Each(fn func(id string, fields []byte) bool) {
 }
 
 func (s *Store) Count() int { return int(s.live.Load()) }
+
+// HasReplica reports whether the bucket of id holds anything (documents or
+// tombstones): on Vespa a bucket that was never written has no replica, and
+// a get of a document in it is answered by the distributor, not a content
+// node.
+func (s *Store) HasReplica(id docid.ID) bool {
+	b := &s.buckets[BucketOf(id)]
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return len(b.docs) > 0
+}
+
+// HasBuckets reports whether any bucket holds anything: a visit then reaches
+// a content node.
+func (s *Store) HasBuckets() bool {
+	for i := range s.buckets {
+		b := &s.buckets[i]
+		b.mu.RLock()
+		n := len(b.docs)
+		b.mu.RUnlock()
+		if n > 0 {
+			return true
+		}
+	}
+	return false
+}
