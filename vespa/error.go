@@ -50,7 +50,8 @@ var (
 	// never taken for a success. The error quotes the start of the body.
 	ErrMalformedResponse = wire.ErrMalformedResponse
 	// ErrResponseTooLarge matches an answer larger than the client's limit
-	// on what it reads into memory ([WithResponseLimit]).
+	// on what it reads into memory ([WithDocumentLimit], [WithVisitPageLimit],
+	// query.WithResultLimit).
 	ErrResponseTooLarge = wire.ErrResponseTooLarge
 )
 

@@ -79,20 +79,15 @@ func NewServer(opts ...Option) *Server {
 // error, closes the server in tb.Cleanup and sends the server's log to tb.Log.
 func NewTestServer(tb testing.TB, opts ...Option) *Server {
 	tb.Helper()
-	logger := slog.New(slog.NewTextHandler(tbWriter{tb}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	// tb.Output writes to the test's log as tb.Log does, one entry a line,
+	// without the file:line of this package that tb.Log would show.
+	logger := slog.New(slog.NewTextHandler(tb.Output(), &slog.HandlerOptions{Level: slog.LevelDebug}))
 	s, err := Start(append([]Option{WithLogger(logger)}, opts...)...)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(s.Close)
 	return s
-}
-
-type tbWriter struct{ tb testing.TB }
-
-func (w tbWriter) Write(p []byte) (int, error) {
-	w.tb.Log(string(p))
-	return len(p), nil
 }
 
 // Start is [NewServer] returning an error instead of panicking.
