@@ -257,7 +257,11 @@ func TestJDisc_streamedVisitBadSelection(t *testing.T) {
 	const bad = "music.year =="
 	// What the guard is for: the raw streamed request hangs after its 200.
 	raw := &http.Client{Timeout: 3 * time.Second}
-	resp, err := raw.Get(h.URL + "/document/v1/d/music/docid?stream=true&selection=" + url.QueryEscape(bad))
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, h.URL+"/document/v1/d/music/docid?stream=true&selection="+url.QueryEscape(bad), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := raw.Do(req)
 	if err == nil {
 		_, err = io.ReadAll(resp.Body)
 		resp.Body.Close()

@@ -54,14 +54,6 @@ func (it *item) text() string {
 	return it.raw
 }
 
-// flag is an item that must be a bare keyword (fast-search, exact).
-func (p *parser) noBody(it *item) error {
-	if it.hasBlock {
-		return p.errorf(it, "takes no block")
-	}
-	return nil
-}
-
 func (p *parser) file_(items []*item) (*Schema, error) {
 	if len(items) == 0 {
 		return nil, newError(p.file, 1, "schema", "the file declares no schema")

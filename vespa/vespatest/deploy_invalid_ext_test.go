@@ -29,7 +29,7 @@ func zipOf(t *testing.T, files map[string]string) []byte {
 
 func postDeploy(t *testing.T, s *vespatest.Server, pkg []byte) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequestWithContext(t.Context(), "POST", s.ConfigServerURL()+"/application/v2/tenant/default/prepareandactivate", bytes.NewReader(pkg))
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.ConfigServerURL()+"/application/v2/tenant/default/prepareandactivate", bytes.NewReader(pkg))
 	req.Header.Set("Content-Type", "application/zip")
 	st, _, body := func() (int, http.Header, string) {
 		resp, err := http.DefaultClient.Do(req)

@@ -196,7 +196,7 @@ func TestDocV1_streamedVisitBadSelection(t *testing.T) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", s.URL()+"/document/v1/d/music/docid/?stream=true&timeout=300ms&selection=music.year%3E%3E", nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL()+"/document/v1/d/music/docid/?stream=true&timeout=300ms&selection=music.year%3E%3E", nil)
 	resp, err := s.Client().Do(req)
 	if err == nil {
 		b, _ := io.ReadAll(resp.Body)

@@ -83,24 +83,22 @@ func (p params) boolean(name string) (bool, error) {
 }
 
 func (p params) integer(name string) (int64, bool, error) {
-	v, ok, err := p.get(name)
-	if err != nil || !ok {
-		return 0, ok, err
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return 0, false, badParam("Failed parsing '%s': For input string: \"%s\"", v, v)
-	}
-	return n, true, nil
+	return number(p, name, func(v string) (int64, error) { return strconv.ParseInt(v, 10, 64) })
 }
 
 // unsigned reads an unsigned 64-bit integer, as Long.parseUnsignedLong.
 func (p params) unsigned(name string) (uint64, bool, error) {
+	return number(p, name, func(v string) (uint64, error) { return strconv.ParseUint(v, 10, 64) })
+}
+
+// number reads a parameter with parse, refusing what does not parse as
+// Vespa's handler does.
+func number[N int64 | uint64](p params, name string, parse func(string) (N, error)) (N, bool, error) {
 	v, ok, err := p.get(name)
 	if err != nil || !ok {
 		return 0, ok, err
 	}
-	n, err := strconv.ParseUint(v, 10, 64)
+	n, err := parse(v)
 	if err != nil {
 		return 0, false, badParam("Failed parsing '%s': For input string: \"%s\"", v, v)
 	}

@@ -274,12 +274,9 @@ func (d *docReq) failBadType(spec *visitSpec) {
 	body := jsonx.Object{{Key: "pathId", Val: jsonx.String(d.pathID)}}
 	switch {
 	case d.op == fault.OpVisit && spec.stream:
-		body = append(body, jsonx.Member{Key: "documents", Val: json.RawMessage("[]")}, jsonx.Member{Key: "documentCount", Val: jsonx.Int(0)},
-			jsonx.Member{Key: "message", Val: jsonx.String(msg)}, jsonx.Member{Key: "continuation", Val: jsonx.String(spec.token.String())})
-		httpx.WriteJSON(d.w, http.StatusOK, body)
+		httpx.WriteJSON(d.w, http.StatusOK, append(emptyVisit(body, msg), jsonx.Member{Key: "continuation", Val: jsonx.String(spec.token.String())}))
 	case d.op == fault.OpVisit:
-		body = append(body, jsonx.Member{Key: "documents", Val: json.RawMessage("[]")}, jsonx.Member{Key: "documentCount", Val: jsonx.Int(0)}, jsonx.Member{Key: "message", Val: jsonx.String(msg)})
-		httpx.WriteJSON(d.w, http.StatusInternalServerError, body)
+		httpx.WriteJSON(d.w, http.StatusInternalServerError, emptyVisit(body, msg))
 	default:
 		body = append(body, jsonx.Member{Key: "documentCount", Val: jsonx.Int(0)}, jsonx.Member{Key: "message", Val: jsonx.String(msg)})
 		httpx.WriteJSON(d.w, http.StatusInternalServerError, body)
@@ -558,12 +555,9 @@ func (d *docReq) visitFault(spec *visitSpec) bool {
 		_, _ = fmt.Fprintf(d.w, `{"message":{"text":%s,"severity":"error"}}`+"\n"+`{"sessionStats":{"documentCount":0}}`+"\n"+`{"continuation":{"token":%s,"percentFinished":%s}}`+"\n",
 			jsonx.String(msg), jsonx.String(spec.token.String()), formatPercent(spec.token.percent()))
 	case d.op == fault.OpVisit && streaming:
-		body = append(body, jsonx.Member{Key: "documents", Val: json.RawMessage("[]")}, jsonx.Member{Key: "documentCount", Val: jsonx.Int(0)},
-			jsonx.Member{Key: "message", Val: jsonx.String(msg)}, jsonx.Member{Key: "continuation", Val: jsonx.String(spec.token.String())})
-		httpx.WriteJSON(d.w, http.StatusOK, body)
+		httpx.WriteJSON(d.w, http.StatusOK, append(emptyVisit(body, msg), jsonx.Member{Key: "continuation", Val: jsonx.String(spec.token.String())}))
 	case d.op == fault.OpVisit:
-		body = append(body, jsonx.Member{Key: "documents", Val: json.RawMessage("[]")}, jsonx.Member{Key: "documentCount", Val: jsonx.Int(0)}, jsonx.Member{Key: "message", Val: jsonx.String(msg)})
-		httpx.WriteJSON(d.w, f.Status, body)
+		httpx.WriteJSON(d.w, f.Status, emptyVisit(body, msg))
 	default:
 		n := 0
 		spec.wanted = 1
@@ -572,4 +566,9 @@ func (d *docReq) visitFault(spec *visitSpec) bool {
 		httpx.WriteJSON(d.w, f.Status, body)
 	}
 	return true
+}
+
+// emptyVisit is a visit's answer that found nothing, with Vespa's message.
+func emptyVisit(body jsonx.Object, msg string) jsonx.Object {
+	return append(body, jsonx.Member{Key: "documents", Val: json.RawMessage("[]")}, jsonx.Member{Key: "documentCount", Val: jsonx.Int(0)}, jsonx.Member{Key: "message", Val: jsonx.String(msg)})
 }

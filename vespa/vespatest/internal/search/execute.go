@@ -404,8 +404,7 @@ func checkFieldsExist(n node, schemas schemaSet, types map[string]bool) *resultE
 		}
 		return false
 	}
-	var field func(n node) string
-	field = func(n node) string {
+	field := func(n node) string {
 		switch n := n.(type) {
 		case containsNode:
 			return n.field
