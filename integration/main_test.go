@@ -22,6 +22,14 @@ func addPackageCleanup(fn func()) {
 }
 
 func TestMain(m *testing.M) {
+	// Before anything talks to a Docker daemon: published ports are reached
+	// on loopback (testcontainers-go would take the gateway address on a
+	// machine that has /.dockerenv), and no reaper image is pulled.
+	for k, v := range map[string]string{"TESTCONTAINERS_HOST_OVERRIDE": "127.0.0.1", "TESTCONTAINERS_RYUK_DISABLED": "true"} {
+		if _, set := os.LookupEnv(k); !set {
+			_ = os.Setenv(k, v)
+		}
+	}
 	code := m.Run()
 	packageCleanups.mu.Lock()
 	fns := packageCleanups.fns

@@ -1,10 +1,8 @@
-//go:build integration
-
 package integration
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,151 +12,197 @@ import (
 	"time"
 
 	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
 	tcexec "github.com/testcontainers/testcontainers-go/exec"
-	"github.com/testcontainers/testcontainers-go/wait"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/deploy"
+	"github.com/govespa/govespa/vespacontainer"
 )
 
-// vespaImage is the one place the Vespa version of the container target is
-// pinned: a concrete Vespa 8 release (the version Vespa's quick start was
-// last tested with at the time of writing), never a moving tag.
-const vespaImage = "vespaengine/vespa:8.649.29"
-
+// The container targets start Vespa in a container through the public
+// vespacontainer module (testcontainers-go), as a user's tests would:
+//   - "container": Vespa's own image (vespacontainer.DefaultImage). It
+//     runs only when the image is present locally or GOVESPA_VESPA_CONTAINER
+//     is "pull" (about 1.5 GB to pull, 4 GB of memory); "require" fails
+//     instead of skipping when it is absent.
+//   - "jdisc-container": the JDisc harness in an image built here from a
+//     local base image (jdisc.BuildImage), with no registry.
+//
+// Both need a Docker daemon; GOVESPA_CONTAINER=off skips them, "require"
+// fails instead of skipping when no daemon answers or the harness image
+// cannot be built.
 const (
-	// containerMemory is the container's memory limit. Vespa's documentation
-	// asks for at least 4 GB: with less, the config server never listens
-	// on 19071 or the container restarts in a loop.
-	containerMemory = 4 << 30
-	// configServerStartup is the wait strategy's own startup timeout:
-	// without it testcontainers' 60 s default wins, and a cold config server
-	// often needs longer.
-	configServerStartup = 5 * time.Minute
-	// containerWaitDeadline bounds all the wait strategies together.
-	containerWaitDeadline = 6 * time.Minute
-	// containerRunTimeout bounds pulling the image (about 1.5 GB) and
-	// starting the container, waits included.
-	containerRunTimeout = 20 * time.Minute
-	// vespaLogPath is Vespa's own log inside the container.
+	envContainer      = "GOVESPA_CONTAINER"
+	envVespaContainer = "GOVESPA_VESPA_CONTAINER"
+	// envKeepContainer, when set, leaves the containers running after the
+	// tests (for docker exec and curl), and logs their IDs.
+	envKeepContainer = "GOVESPA_KEEP_CONTAINER"
+	// dockerProbeTimeout bounds the check that a daemon answers.
+	dockerProbeTimeout = 5 * time.Second
+	// vespaLogPath is Vespa's own log inside its container.
 	vespaLogPath = "/opt/vespa/logs/vespa/vespa.log"
 	// vespaLogLines is how much of vespa.log a dump holds.
 	vespaLogLines = 3000
-	// envKeepContainer, when set, leaves the container running after the
-	// tests (for docker exec and curl), and logs its ID.
-	envKeepContainer = "GOVESPA_KEEP_CONTAINER"
 )
 
 func init() {
-	targetProviders = append(targetProviders, targetProvider{name: "container", start: startContainerTarget})
+	targetProviders = append(targetProviders,
+		targetProvider{name: "container", start: startVespaContainerTarget},
+		targetProvider{name: "jdisc-container", start: startJDiscContainerTarget})
 }
 
-// containerTarget is a vespaengine/vespa container, one per test binary:
-// started by the first test that asks for it and terminated by TestMain
-// after the last one.
-type containerTarget struct {
-	ctr          testcontainers.Container
-	endpoint     string
-	configServer string
-}
-
-var sharedContainer struct {
+var dockerProbe struct {
 	once sync.Once
-	tg   *containerTarget
 	err  error
 }
 
-// startContainerTarget returns the package's Vespa container, starting it
-// the first time. It skips t at once when no Docker provider is healthy.
-func startContainerTarget(t *testing.T) Target {
+// requireDocker skips t (or fails it under GOVESPA_CONTAINER=require) unless
+// a Docker daemon answers a ping within dockerProbeTimeout. The reason is
+// printed once, visible without -v.
+func requireDocker(t *testing.T, target string) {
 	t.Helper()
-	testcontainers.SkipIfProviderIsNotHealthy(t)
-	sharedContainer.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), containerRunTimeout)
-		defer cancel()
-		sharedContainer.tg, sharedContainer.err = runVespaContainer(ctx)
-	})
-	if sharedContainer.err != nil {
-		if sharedContainer.tg != nil {
-			dumpTargetLogs(t, sharedContainer.tg)
-		}
-		t.Fatalf("[container] starting %s: %v", vespaImage, sharedContainer.err)
+	mode := os.Getenv(envContainer)
+	if mode == "off" {
+		t.Skipf("[%s] %s=off", target, envContainer)
 	}
-	return sharedContainer.tg
+	dockerProbe.once.Do(func() { dockerProbe.err = pingDocker() })
+	if err := dockerProbe.err; err != nil {
+		if mode == "require" {
+			t.Fatalf("[%s] no Docker daemon: %v (%s=require)", target, err, envContainer)
+		}
+		testutil.Notice("integration: container targets skipped: no Docker daemon answers (%v); start one (README, Integration targets) or set %s=off", oneLine(err), envContainer)
+		t.Skipf("[%s] no Docker daemon: %v", target, err)
+	}
 }
 
-// runVespaContainer starts vespaImage with ports 8080 and 19071 published,
-// as Vespa's quick start runs it, and waits until the config server's
-// /state/v1/health says "up". The container port 8080 only answers once an
-// application is deployed, so it is not waited for here: the suite's
-// deploy does that. A container that was created is returned even with an
-// error, so that its logs can be read.
-func runVespaContainer(ctx context.Context) (*containerTarget, error) {
-	ctr, err := testcontainers.Run(ctx, vespaImage,
-		testcontainers.WithExposedPorts("8080/tcp", "19071/tcp"),
-		testcontainers.WithConfigModifier(func(c *container.Config) {
-			c.Hostname = "vespa-container"
-		}),
-		testcontainers.WithHostConfigModifier(func(hc *container.HostConfig) {
-			hc.Memory = containerMemory
-		}),
-		testcontainers.WithWaitStrategyAndDeadline(containerWaitDeadline,
-			wait.ForHTTP("/state/v1/health").
-				WithPort("19071/tcp").
-				WithStartupTimeout(configServerStartup).
-				WithPollInterval(2*time.Second).
-				WithResponseMatcher(healthIsUp),
-		),
-	)
+// pingDocker asks the daemon testcontainers-go would use for a ping,
+// bounded; testcontainers-go panics where it finds no daemon at all.
+func pingDocker() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), dockerProbeTimeout)
+	defer cancel()
+	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		return err
+	}
+	defer cli.Close()
+	_, err = cli.Ping(ctx, client.PingOptions{})
+	return err
+}
+
+func oneLine(err error) string {
+	s := err.Error()
+	if i := bytes.IndexByte([]byte(s), '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// containerTarget is a container started by vespacontainer.Run, one per
+// kind and test binary: started by the first test that asks for it and
+// terminated by TestMain after the last one.
+type containerTarget struct {
+	name    string
+	ctr     *vespacontainer.Container
+	cluster string
+	// logPath is a log file inside the container that DumpLogs tails; "" for none.
+	logPath string
+	timeout time.Duration
+}
+
+type sharedTarget struct {
+	once sync.Once
+	tg   *containerTarget
+	err  error
+	skip string
+	logs bytes.Buffer
+}
+
+// run starts a container with vespacontainer.Run (logs of a failed start
+// kept for the test), and registers its termination.
+func (s *sharedTarget) run(ctx context.Context, img string, opts ...testcontainers.ContainerCustomizer) (*vespacontainer.Container, error) {
+	opts = append(opts, vespacontainer.WithLogsOnFailure(&s.logs))
+	start := time.Now()
+	ctr, err := vespacontainer.Run(ctx, img, opts...)
 	if ctr != nil {
 		addPackageCleanup(func() { terminateContainer(ctr) })
 	}
-	var tg *containerTarget
-	if ctr != nil {
-		tg = &containerTarget{ctr: ctr}
+	if err == nil {
+		fmt.Fprintf(os.Stderr, "integration: container %s at %s (started in %v)\n", img, ctr.URL(), time.Since(start).Round(time.Millisecond))
 	}
-	if err != nil {
-		return tg, err
-	}
-	if tg.endpoint, err = ctr.PortEndpoint(ctx, "8080/tcp", "http"); err != nil {
-		return tg, fmt.Errorf("container port 8080: %w", err)
-	}
-	if tg.configServer, err = ctr.PortEndpoint(ctx, "19071/tcp", "http"); err != nil {
-		return tg, fmt.Errorf("config server port 19071: %w", err)
-	}
-	return tg, nil
+	return ctr, err
 }
 
-// healthIsUp reports whether a /state/v1/health body says "up": the status
-// is 200 whatever the state, so only the body tells.
-func healthIsUp(body io.Reader) bool {
-	var h struct {
-		Status struct {
-			Code string `json:"code"`
-		} `json:"status"`
+// result returns the started target, or skips or fails t as the start said.
+func (s *sharedTarget) result(t *testing.T, name string) Target {
+	t.Helper()
+	if s.skip != "" {
+		t.Skip(s.skip)
 	}
-	return json.NewDecoder(body).Decode(&h) == nil && h.Status.Code == "up"
+	if s.err != nil {
+		t.Fatalf("[%s] %v\n%s", name, s.err, s.logs.String())
+	}
+	return s.tg
+}
+
+var sharedVespa sharedTarget
+
+// startVespaContainerTarget returns the package's vespaengine/vespa
+// container, starting it the first time. The image is never pulled unless
+// GOVESPA_VESPA_CONTAINER=pull.
+func startVespaContainerTarget(t *testing.T) Target {
+	t.Helper()
+	const name = "container"
+	requireDocker(t, name)
+	mode := os.Getenv(envVespaContainer)
+	sharedVespa.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+		defer cancel()
+		opts := []testcontainers.ContainerCustomizer{
+			testcontainers.WithConfigModifier(func(c *container.Config) { c.Hostname = "vespa-container" }),
+		}
+		if mode != "pull" {
+			opts = append(opts, vespacontainer.WithoutPull())
+		}
+		ctr, err := sharedVespa.run(ctx, vespacontainer.DefaultImage, opts...)
+		if errors.Is(err, vespacontainer.ErrImageNotPresent) && mode != "require" {
+			sharedVespa.skip = fmt.Sprintf("[%s] %s is not present locally", name, vespacontainer.DefaultImage)
+			testutil.Notice("integration: the %s target skipped: %s is not present locally; docker pull it, or set %s=pull to let the test pull it", name, vespacontainer.DefaultImage, envVespaContainer)
+			return
+		}
+		if ctr != nil {
+			sharedVespa.tg = &containerTarget{name: name, ctr: ctr, cluster: "music", logPath: vespaLogPath, timeout: 20 * time.Minute}
+		}
+		sharedVespa.err = err
+	})
+	return sharedVespa.result(t, name)
 }
 
 // terminateContainer removes the container, unless GOVESPA_KEEP_CONTAINER
 // asks to keep it.
-func terminateContainer(ctr testcontainers.Container) {
+func terminateContainer(ctr *vespacontainer.Container) {
 	if os.Getenv(envKeepContainer) != "" {
-		fmt.Fprintf(os.Stderr, "integration: keeping Vespa container %s (%s is set)\n", ctr.GetContainerID(), envKeepContainer)
+		fmt.Fprintf(os.Stderr, "integration: keeping container %s (%s is set)\n", ctr.GetContainerID(), envKeepContainer)
 		return
 	}
 	if err := testcontainers.TerminateContainer(ctr); err != nil {
-		fmt.Fprintf(os.Stderr, "integration: terminating Vespa container %s: %v\n", ctr.GetContainerID(), err)
+		fmt.Fprintf(os.Stderr, "integration: terminating container %s: %v\n", ctr.GetContainerID(), err)
 	}
 }
 
-func (c *containerTarget) Name() string                  { return "container" }
-func (c *containerTarget) Endpoint() string              { return c.endpoint }
-func (c *containerTarget) ConfigServer() string          { return c.configServer }
-func (c *containerTarget) Cluster() string               { return "music" }
+func (c *containerTarget) Name() string                  { return c.name }
+func (c *containerTarget) Endpoint() string              { return c.ctr.URL() }
+func (c *containerTarget) ConfigServer() string          { return c.ctr.ConfigServerURL() }
+func (c *containerTarget) Cluster() string               { return c.cluster }
 func (c *containerTarget) ClientOptions() []vespa.Option { return nil }
-func (c *containerTarget) Timeout() time.Duration        { return 20 * time.Minute }
+func (c *containerTarget) Timeout() time.Duration        { return c.timeout }
 
 // ConfigServerOptions polls every second: a first deploy converges in tens of
 // seconds.
@@ -166,10 +210,10 @@ func (c *containerTarget) ConfigServerOptions() []deploy.Option {
 	return []deploy.Option{deploy.WithPollInterval(time.Second)}
 }
 
-// DumpLogs writes the container's output, then the end of vespa.log, read
-// with docker exec.
+// DumpLogs writes the container's output, then the end of its log file,
+// read with docker exec.
 func (c *containerTarget) DumpLogs(ctx context.Context, w io.Writer) error {
-	fmt.Fprintf(w, "=== container %s (%s) output ===\n", c.ctr.GetContainerID(), vespaImage)
+	fmt.Fprintf(w, "=== container %s output ===\n", c.ctr.GetContainerID())
 	var errs []error
 	if rc, err := c.ctr.Logs(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("container logs: %w", err))
@@ -180,20 +224,20 @@ func (c *containerTarget) DumpLogs(ctx context.Context, w io.Writer) error {
 			errs = append(errs, fmt.Errorf("container logs: %w", err))
 		}
 	}
-	fmt.Fprintf(w, "\n=== %s (last %d lines) ===\n", vespaLogPath, vespaLogLines)
-	code, r, err := c.ctr.Exec(ctx, []string{"tail", "-n", fmt.Sprint(vespaLogLines), vespaLogPath}, tcexec.Multiplexed())
-	if err != nil {
-		errs = append(errs, fmt.Errorf("exec tail %s: %w", vespaLogPath, err))
-	} else {
-		if _, err := io.Copy(w, r); err != nil {
-			errs = append(errs, fmt.Errorf("reading %s: %w", vespaLogPath, err))
-		}
-		if code != 0 {
-			errs = append(errs, fmt.Errorf("tail %s exited with %d", vespaLogPath, code))
-		}
-	}
-	if len(errs) > 0 {
+	if c.logPath == "" {
 		return errors.Join(errs...)
 	}
-	return nil
+	fmt.Fprintf(w, "\n=== %s (last %d lines) ===\n", c.logPath, vespaLogLines)
+	code, r, err := c.ctr.Exec(ctx, []string{"tail", "-n", fmt.Sprint(vespaLogLines), c.logPath}, tcexec.Multiplexed())
+	if err != nil {
+		errs = append(errs, fmt.Errorf("exec tail %s: %w", c.logPath, err))
+	} else {
+		if _, err := io.Copy(w, r); err != nil {
+			errs = append(errs, fmt.Errorf("reading %s: %w", c.logPath, err))
+		}
+		if code != 0 {
+			errs = append(errs, fmt.Errorf("tail %s exited with %d", c.logPath, code))
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -27,13 +27,13 @@ func TestSourceHash_isStable(t *testing.T) {
 }
 
 func TestContentCluster(t *testing.T) {
-	got, err := contentCluster("../testdata/app")
+	got, err := ContentCluster("../testdata/app")
 	if err != nil || got != "music" {
-		t.Errorf("contentCluster(testdata/app) = %q, %v; want music", got, err)
+		t.Errorf("ContentCluster(testdata/app) = %q, %v; want music", got, err)
 	}
-	got, err = contentCluster(t.TempDir())
+	got, err = ContentCluster(t.TempDir())
 	if err != nil || got != "music" {
-		t.Errorf("contentCluster(empty dir) = %q, %v; want the default music", got, err)
+		t.Errorf("ContentCluster(empty dir) = %q, %v; want the default music", got, err)
 	}
 }
 

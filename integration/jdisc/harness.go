@@ -64,7 +64,7 @@ func Start(ctx context.Context, b *Built, cfg Config) (*Harness, error) {
 	if _, err := os.Stat(schemas); err != nil {
 		return nil, fmt.Errorf("jdisc: application package %s: no schemas directory: %w", cfg.App, err)
 	}
-	cluster, err := contentCluster(cfg.App)
+	cluster, err := ContentCluster(cfg.App)
 	if err != nil {
 		return nil, err
 	}
@@ -148,10 +148,20 @@ func Start(ctx context.Context, b *Built, cfg Config) (*Harness, error) {
 	}
 }
 
+// Attach returns a Harness for one that runs elsewhere (in a container of
+// [BuildImage]'s image) at url, serving cluster: its control calls work;
+// Close does nothing and Logs is empty, as the process is not this one's.
+func Attach(url, cluster string) *Harness {
+	return &Harness{URL: url, Cluster: cluster, logs: &tail{max: 1}}
+}
+
 // Close stops the harness: it closes the JVM's stdin, which makes it shut
 // down, and kills it if it has not exited after 20 seconds.
 func (h *Harness) Close() {
 	h.once.Do(func() {
+		if h.cmd == nil {
+			return
+		}
 		_ = h.stdin.Close()
 		select {
 		case <-h.done:
@@ -210,9 +220,9 @@ func (h *Harness) control(ctx context.Context, method, path string, q url.Values
 	return nil
 }
 
-// contentCluster reads the first content cluster's id from app's
+// ContentCluster reads the first content cluster's id from app's
 // services.xml; "music" when there is no services.xml or no content cluster.
-func contentCluster(app string) (string, error) {
+func ContentCluster(app string) (string, error) {
 	b, err := os.ReadFile(filepath.Join(app, "services.xml"))
 	if errors.Is(err, os.ErrNotExist) {
 		return "music", nil
