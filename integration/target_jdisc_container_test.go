@@ -94,4 +94,3 @@ func (j *jdiscContainerTarget) noGroupingResults() string {
 
 // ConfigServer is empty: the harness serves its application from the start.
 func (j *jdiscContainerTarget) ConfigServer() string { return "" }
-
