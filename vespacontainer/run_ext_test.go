@@ -231,4 +231,3 @@ func TestRun_FailedDeployWritesLogs(t *testing.T) {
 		t.Errorf("logs on failure: %q, want the container's output", logs.String())
 	}
 }
-
