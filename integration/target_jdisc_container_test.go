@@ -34,17 +34,21 @@ func startJDiscContainerTarget(t *testing.T) Target {
 	const name = "jdisc-container"
 	requireDocker(t, name)
 	require := os.Getenv(envContainer) == "require"
-	if _, err := jdisc.Check(); err != nil {
-		if require {
-			t.Fatalf("[%s] %v (%s=require)", name, err, envContainer)
-		}
-		t.Skipf("[%s] skipped: %v", name, err)
+	if _, err := jdisc.Check(); err != nil && !require {
+		skipUnavailable(t, name, err)
+	} else if err != nil {
+		t.Fatalf("[%s] %v (%s=require)", name, err, envContainer)
 	}
 	sharedJDiscContainer.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 		defer cancel()
 		start := time.Now()
 		b, err := jdisc.Build(ctx, nil)
+		if errors.Is(err, jdisc.ErrUnavailable) && !require {
+			sharedJDiscContainer.skip = fmt.Sprintf("[%s] skipped: %v", name, err)
+			testutil.Notice("integration: JDisc targets skipped: %s; set %s=off to skip them without this line", oneLine(err), envJDisc)
+			return
+		}
 		if err != nil {
 			sharedJDiscContainer.err = err
 			return

@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/integration/jdisc"
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/deploy"
 )
@@ -47,10 +49,7 @@ func jdiscHarness(t *testing.T) *jdisc.Harness {
 		t.Skipf("[jdisc] %s=off", envJDisc)
 	}
 	if _, err := jdisc.Check(); err != nil {
-		if mode == "require" {
-			t.Fatalf("[jdisc] %v (%s=require)", err, envJDisc)
-		}
-		t.Skipf("[jdisc] skipped: %v", err)
+		skipUnavailable(t, "jdisc", err)
 	}
 	sharedJDisc.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
@@ -72,10 +71,25 @@ func jdiscHarness(t *testing.T) *jdisc.Harness {
 		sharedJDisc.h = h
 		addPackageCleanup(h.Close)
 	})
+	if errors.Is(sharedJDisc.err, jdisc.ErrUnavailable) {
+		skipUnavailable(t, "jdisc", sharedJDisc.err)
+	}
 	if sharedJDisc.err != nil {
 		t.Fatalf("[jdisc] %v", sharedJDisc.err)
 	}
 	return sharedJDisc.h
+}
+
+// skipUnavailable skips t because the harness cannot be built or run here
+// (err wraps jdisc.ErrUnavailable), printing the reason once, visible
+// without -v; under GOVESPA_JDISC=require it fails t instead.
+func skipUnavailable(t *testing.T, target string, err error) {
+	t.Helper()
+	if os.Getenv(envJDisc) == "require" {
+		t.Fatalf("[%s] %v (%s=require)", target, err, envJDisc)
+	}
+	testutil.Notice("integration: JDisc targets skipped: %s; set %s=off to skip them without this line", oneLine(err), envJDisc)
+	t.Skipf("[%s] skipped: %v", target, err)
 }
 
 // startJDiscTarget returns the harness as a suite target, with an empty

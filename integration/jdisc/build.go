@@ -22,8 +22,10 @@ import (
 var module embed.FS
 
 // ErrUnavailable is returned (wrapped) by [Check], [Build] and [Start] when
-// java or mvn is missing: callers skip instead of failing.
-var ErrUnavailable = errors.New("jdisc: java and mvn are needed for the JDisc harness")
+// the machine cannot build or run the harness — java or mvn is missing, or
+// the jars are not in ~/.m2 and Maven's repository does not answer — so
+// that callers skip instead of failing.
+var ErrUnavailable = errors.New("jdisc: the JDisc harness cannot be built here")
 
 // Tools are the programs the harness needs, found on PATH (java under
 // JAVA_HOME when that is set).
@@ -185,15 +187,24 @@ func writeModule(dir string) error {
 }
 
 // runMaven packages the module in dir, offline first (fast, no network once
-// ~/.m2 holds everything), then online.
+// ~/.m2 holds everything), then online, once Maven's repository has
+// answered a bounded probe; online, mvn is bounded by onlineTimeout.
 func runMaven(ctx context.Context, t Tools, dir string, log func(string)) error {
 	var out bytes.Buffer
 	for _, offline := range []bool{true, false} {
 		args := []string{"-B", "-q", "package"}
+		mctx := ctx
 		if offline {
 			args = append([]string{"-o"}, args...)
+		} else {
+			if err := probeRepository(ctx); err != nil {
+				return err
+			}
+			var cancel context.CancelFunc
+			mctx, cancel = context.WithTimeout(ctx, onlineTimeout)
+			defer cancel()
 		}
-		cmd := exec.CommandContext(ctx, t.Mvn, args...) //nolint:gosec // the mvn found on PATH, with this package's own arguments
+		cmd := exec.CommandContext(mctx, t.Mvn, args...) //nolint:gosec // the mvn found on PATH, with this package's own arguments
 		cmd.Dir = dir
 		out.Reset()
 		cmd.Stdout, cmd.Stderr = &out, &out
@@ -205,6 +216,9 @@ func runMaven(ctx context.Context, t Tools, dir string, log func(string)) error 
 		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("jdisc: mvn: %w", ctx.Err())
+		}
+		if !offline && (mctx.Err() != nil || unreachable(out.String())) {
+			return fmt.Errorf("%w: mvn could not download the harness's jars (%s): %s", ErrUnavailable, orTimeout(mctx.Err()), lastLines(out.String(), 3))
 		}
 	}
 	return fmt.Errorf("jdisc: mvn package failed in %s (JDK 17 must run Maven; Maven Central must be reachable once):\n%s", dir, lastLines(out.String(), 30))
