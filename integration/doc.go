@@ -11,10 +11,13 @@
 //     when java and mvn are on PATH (GOVESPA_JDISC=off skips it, =require
 //     fails without them); it runs testdata/app from the start, so the
 //     deploy step only waits for it;
-//   - a vespaengine/vespa container started with testcontainers-go, when the
-//     tests are built with -tags integration and Docker is reachable
-//     (go test -tags integration ./integration/...); it skips at once
-//     without Docker;
+//   - the same harness in a container (jdisc-container), and a
+//     vespaengine/vespa container (container), both started through the
+//     public vespacontainer module (testcontainers-go) where a Docker daemon
+//     answers (GOVESPA_CONTAINER=off skips them, =require fails without
+//     one): the harness image is built here on the local base image of
+//     .ci/jre-image; Vespa's image is used only when it is present locally
+//     (GOVESPA_VESPA_CONTAINER=pull lets the test pull it);
 //   - any running Vespa named by VESPA_ENDPOINT (its container, port 8080)
 //     and VESPA_CONFIG_SERVER (its config server, port 19071), with the
 //     optional VESPA_TOKEN, VESPA_CERT_FILE and VESPA_KEY_FILE,
