@@ -138,6 +138,11 @@ func (c *Client) Visit(ctx context.Context, req VisitRequest) iter.Seq2[*Documen
 // body. A visit made with it as [VisitRequest.ResumeToken] yields exactly the
 // documents this one has not. It is safe to call at any time, from any
 // goroutine; a finished visit's token resumes to nothing.
+//
+// Its size: about 65 bytes per slice, plus about 13 characters per document
+// already yielded from each page in progress (a visit of 8 slices stopped in
+// the middle of pages of 1000 holds about 50 KB). Between pages it holds no
+// such documents: [VisitRequest.Checkpoint] hands over the token there.
 func (v *Visitor) ResumeToken() string {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -252,6 +257,8 @@ func (v *Visitor) run(ctx context.Context, yield func(*Document, error) bool) {
 		close(closed)
 		return
 	}
+	rep := v.newReporter()
+	defer rep.finish()
 	pages := make(chan *slicePage, v.parallelism)
 	for range min(v.parallelism, len(todo)) {
 		wg.Go(func() {
@@ -274,6 +281,9 @@ func (v *Visitor) run(ctx context.Context, yield func(*Document, error) bool) {
 		var p *slicePage
 		select {
 		case p = <-pages:
+		case <-rep.tick():
+			rep.report()
+			continue
 		case <-ctx.Done():
 			if err := ctx.Err(); err != nil {
 				yield(nil, fmt.Errorf("vespa: visit: %w", context.Cause(ctx)))
@@ -290,6 +300,7 @@ func (v *Visitor) run(ctx context.Context, yield func(*Document, error) bool) {
 		if !v.deliver(p, yield) {
 			return
 		}
+		v.checkpoint()
 	}
 }
 

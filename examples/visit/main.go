@@ -25,9 +25,11 @@
 // Documents are written to stdout in batches, and the resume token printed
 // covers only the batches written: when stdout fails (a full disk, a closed
 // pipe), resuming with it loses nothing, though the documents of the batch
-// that failed may come out twice if part of it was written. The exit status
-// is 0 when the visit is complete, 1 when it failed or was interrupted, 2 for
-// usage errors.
+// that failed may come out twice if part of it was written. On a terminal,
+// stderr shows a progress line (documents, documents/s, and with streamed
+// pages the percentage and the time left); elsewhere it stays quiet until the
+// summary. The exit status is 0 when the visit is complete, 1 when it
+// failed, 130 when it was interrupted, 2 for usage errors.
 package main
 
 import (
@@ -130,6 +132,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cli.ExitUsage
 	}
 	defer c.Close()
+	line := progressLine(stderr)
+	if line != nil {
+		req.Progress = line.show
+	}
 	v, err := c.Visitor(req)
 	if err != nil {
 		fmt.Fprintf(stderr, "visit: %v\n", err)
@@ -155,13 +161,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		failure = err
 	}
 
+	line.clear()
 	st := v.Stats()
 	elapsed := time.Since(start)
 	fmt.Fprintf(stderr, "visit: %d documents in %d pages, %.1fs (%.0f documents/s), %d of %d slices finished\n",
 		w.written, st.Pages, elapsed.Seconds(), float64(w.written)/max(elapsed.Seconds(), 1e-9), st.SlicesDone, st.Slices)
 	switch {
 	case failure != nil && ctx.Err() != nil:
-		fmt.Fprintln(stderr, "visit: interrupted")
+		fmt.Fprintln(stderr, "visit: interrupted; run the same command with -resume and the token below to go on where it stopped")
 	case failure != nil:
 		fmt.Fprintf(stderr, "visit: %v\n", failure)
 	}
