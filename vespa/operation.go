@@ -58,7 +58,9 @@ func (k OperationKind) Method() string {
 type OperationOptions struct {
 	// Condition is a test-and-set document selection (put, update, remove):
 	// the operation applies only if the stored document matches, otherwise
-	// it fails with 412 ([ErrConditionNotMet]). Empty: none.
+	// it fails with 412 ([ErrConditionNotMet]), also when there is no
+	// document to test ([WhyConditionFailed] tells the two apart). Empty:
+	// none.
 	Condition string
 	// Create makes an update create a missing document (upsert); with a
 	// Condition, a missing document ignores the condition. Put, update.
