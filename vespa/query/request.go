@@ -36,6 +36,13 @@ type Request struct {
 	// [NoHits]: none (hits=0), for grouping output only.
 	Hits int
 	// Offset is the number of hits to skip (offset). 0: none.
+	//
+	// Hits and Offset are one of two ways to page; the other is the
+	// statement's own limit and offset ([Builder.Limit], [Builder.Offset]).
+	// When the statement has either, Vespa takes both values from it and
+	// ignores Hits and Offset (MinimalQueryInserter). Use Hits and Offset to
+	// page through one statement; the statement's for a window that belongs
+	// to the query itself.
 	Offset int
 	// Ranking is the rank profile (ranking.profile). Empty: "default".
 	Ranking string

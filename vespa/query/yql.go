@@ -74,6 +74,8 @@ func (b Builder) OrderBy(keys ...Order) Builder {
 
 // Limit sets the index one past the last hit to return (limit n); with
 // [Builder.Offset] it selects hits offset..n-1. A negative n is an error.
+// A statement with a limit or an offset overrides [Request.Hits] and
+// [Request.Offset] (see there).
 func (b Builder) Limit(n int) Builder {
 	if n < 0 {
 		b.err = fmt.Errorf("%w: negative limit %d", ErrInvalidYQL, n)
