@@ -8,7 +8,8 @@
 // $VESPA_TOKEN, $VESPA_CERT_FILE, $VESPA_KEY_FILE and $VESPA_CA_FILE as in
 // examples/quickstart.
 //
-// Hits go to stdout, one JSON object per line; errors go to stderr. The exit
+// Hits go to stdout, one JSON object per line; a summary ("query: 0 hits of 0
+// matches", and whether the result is degraded) and errors go to stderr. The exit
 // status is 1 when the query fails or its result carries errors, 2 on bad
 // usage.
 package main
@@ -109,5 +110,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return cli.ExitFailed
 	}
+	summary := fmt.Sprintf("query: %d hits of %d matches", len(res.Hits), res.TotalCount)
+	if res.Coverage.IsDegraded() {
+		summary += fmt.Sprintf(" (degraded: %.0f%% of the corpus covered)", res.Coverage.Percent)
+	}
+	fmt.Fprintln(stderr, summary)
 	return cli.ExitOK
 }

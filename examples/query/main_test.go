@@ -33,7 +33,8 @@ func TestRun(t *testing.T) {
 		hits      int
 		stderrHas string
 	}{
-		{"hits as json", []string{"-yql", "select * from music where true", "-hits", "1"}, 0, 1, ""},
+		{"hits as json", []string{"-yql", "select * from music where true", "-hits", "1"}, 0, 1, "query: 1 hits of 2 matches"},
+		{"no hits says so", []string{"-yql", "select * from music where year = 1800"}, 0, 0, "query: 0 hits of 0 matches"},
 		{"param", []string{"-yql", "select * from music where year = 2016", "-param", "ranking.profile=default", "-get"}, 0, 1, ""},
 		{"query error", []string{"-yql", "select * from music where"}, 1, 0, "invalid query parameter"},
 		{"usage", []string{}, 2, 0, "usage:"},
