@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -21,21 +20,9 @@ func TestJDisc_faults(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = h.Reset(ctx) })
-	client := &http.Client{Timeout: 30 * time.Second}
 	do := func(method, path, body string) (int, string) {
 		t.Helper()
-		req, err := http.NewRequestWithContext(ctx, method, h.URL+path, strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatalf("%s %s: %v", method, path, err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
+		return jdiscDo(t, h.URL, method, path, body)
 	}
 	const doc = "/document/v1/f/music/docid/one"
 	const fields = `{"fields":{"title":"x"}}`
@@ -78,7 +65,7 @@ func TestJDisc_faults(t *testing.T) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL+doc+"?timeout=6s", strings.NewReader(fields))
 		if err == nil {
 			req.Header.Set("Content-Type", "application/json")
-			if resp, err := client.Do(req); err == nil {
+			if resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req); err == nil {
 				st = resp.StatusCode
 				resp.Body.Close()
 			}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/moby/moby/api/types/container"
-	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
 	tcexec "github.com/testcontainers/testcontainers-go/exec"
 
@@ -80,21 +79,10 @@ func requireDocker(t *testing.T, target string) {
 
 // pingDocker asks the daemon testcontainers-go would use for a ping,
 // bounded; testcontainers-go panics where it finds no daemon at all.
-func pingDocker() (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
-		}
-	}()
+func pingDocker() error {
 	ctx, cancel := context.WithTimeout(context.Background(), dockerProbeTimeout)
 	defer cancel()
-	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
-	if err != nil {
-		return err
-	}
-	defer cli.Close()
-	_, err = cli.Ping(ctx, client.PingOptions{})
-	return err
+	return vespacontainer.Ping(ctx)
 }
 
 func oneLine(err error) string {

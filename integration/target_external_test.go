@@ -137,10 +137,10 @@ func configServerLogs(ctx context.Context, hc *http.Client, base string, from ti
 	u := base + "/application/v2/tenant/default/application/default/environment/prod/region/default/instance/default/logs?from=" +
 		strconv.FormatInt(from.Add(-time.Minute).UnixMilli(), 10)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return err
+	var resp *http.Response
+	if err == nil {
+		resp, err = hc.Do(req)
 	}
-	resp, err := hc.Do(req)
 	if err != nil {
 		return err
 	}

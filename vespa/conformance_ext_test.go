@@ -368,30 +368,24 @@ func replayDocV1(t *testing.T, c docv1Case, kind vespa.OperationKind) {
 // dryRun=false, which are Vespa's defaults or errors.
 func optionsFromQuery(t *testing.T, q map[string]string) (vespa.OperationOptions, map[string]bool) {
 	var o vespa.OperationOptions
+	set := map[string]func(v string){
+		"condition":      func(v string) { o.Condition = v },
+		"create":         func(v string) { o.Create = v == "true" },
+		"route":          func(v string) { o.Route = v },
+		"timeout":        func(v string) { o.Timeout = vespaDuration(t, v) },
+		"tracelevel":     func(v string) { o.TraceLevel, _ = strconv.Atoi(v) },
+		"fieldSet":       func(v string) { o.FieldSet = v },
+		"cluster":        func(v string) { o.Cluster = v },
+		"dryRun":         func(v string) { o.DryRun = v == "true" },
+		"format.tensors": func(v string) { o.TensorFormat = v },
+	}
 	skip := map[string]bool{}
 	for k, v := range q {
-		switch k {
-		case "condition":
-			o.Condition = v
-		case "create":
-			o.Create = v == "true"
-		case "route":
-			o.Route = v
-		case "timeout":
-			o.Timeout = vespaDuration(t, v)
-		case "tracelevel":
-			o.TraceLevel, _ = strconv.Atoi(v)
-		case "fieldSet":
-			o.FieldSet = v
-		case "cluster":
-			o.Cluster = v
-		case "dryRun":
-			o.DryRun = v == "true"
-		case "format.tensors":
-			o.TensorFormat = v
-		default:
+		f, ok := set[k]
+		if !ok {
 			t.Fatalf("query parameter %s=%s has no option", k, v)
 		}
+		f(v)
 		if v == "" || v == "false" {
 			skip[k] = true
 		}

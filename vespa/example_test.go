@@ -131,9 +131,9 @@ func ExampleClient_Update() {
 	c, srv := newExampleClient(nil)
 	defer srv.Close()
 	defer c.Close()
-	ctx := context.Background()
 
 	id := vespa.MustParseDocumentID("id:mynamespace:music::parachutes")
+	ctx := context.Background()
 	_, err := c.Update(ctx, id, vespa.NewUpdate().Assign("year", 2000), vespa.OperationOptions{
 		Create: true, // create the document if it does not exist
 	})

@@ -51,7 +51,7 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 	}
 	if err != nil {
 		if c != nil && s.logs != nil {
-			c.writeLogs(s.logs)
+			c.writeLogs(ctx, s.logs)
 		}
 		return c, fmt.Errorf("vespacontainer: %s: %w", img, err)
 	}
@@ -99,7 +99,7 @@ func imagePresent(ctx context.Context, img string) error {
 	if err != nil {
 		return fmt.Errorf("vespacontainer: %w", err)
 	}
-	defer cli.Close()
+	defer func() { _ = cli.Close() }()
 	if _, err := cli.ImageInspect(ctx, img); err != nil {
 		if errdefs.IsNotFound(err) {
 			return fmt.Errorf("%w: %s (docker pull it, or build it, first)", ErrImageNotPresent, img)
@@ -111,8 +111,9 @@ func imagePresent(ctx context.Context, img string) error {
 
 // writeLogs copies the container's output to w, best effort: it is called
 // on a failure already being reported.
-func (c *Container) writeLogs(w io.Writer) {
-	ctx, cancel := context.WithTimeout(context.Background(), logsTimeout)
+func (c *Container) writeLogs(ctx context.Context, w io.Writer) {
+	// The logs are read even when ctx is what ended the start.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), logsTimeout)
 	defer cancel()
 	rc, err := c.Logs(ctx)
 	if err != nil {

@@ -68,21 +68,10 @@ func requireEmulatorImage(t *testing.T) {
 	}
 }
 
-func pingDocker() (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
-		}
-	}()
+func pingDocker() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
-	if err != nil {
-		return err
-	}
-	defer cli.Close()
-	_, err = cli.Ping(ctx, client.PingOptions{})
-	return err
+	return vespacontainer.Ping(ctx)
 }
 
 // buildEmulatorImage builds examples/emulator statically and imports it as
@@ -94,7 +83,7 @@ func buildEmulatorImage(dir string) error {
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/govespa/govespa/examples/emulator")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build examples/emulator: %v\n%s", err, out)
+		return fmt.Errorf("go build examples/emulator: %w\n%s", err, out)
 	}
 	b, err := os.ReadFile(bin) //nolint:gosec // the binary just built
 	if err != nil {

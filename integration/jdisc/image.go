@@ -54,7 +54,7 @@ func BuildImage(ctx context.Context, b *Built) (name string, err error) {
 	if err != nil {
 		return "", fmt.Errorf("jdisc: %w", err)
 	}
-	defer cli.Close()
+	defer func() { _ = cli.Close() }()
 	name = "govespa/jdisc-harness:" + hash
 	if _, err := cli.ImageInspect(ctx, name); err == nil {
 		return name, nil
@@ -119,7 +119,7 @@ func addFile(tw *tar.Writer, path, name string) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	st, err := f.Stat()
 	if err != nil {
 		return err

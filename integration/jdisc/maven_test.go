@@ -41,7 +41,7 @@ func fakeTools(t *testing.T) (argsLog string) {
 // harness is unavailable — callers skip — without running mvn online and
 // waiting for its connect timeouts.
 func TestBuild_UnreachableRepositoryIsUnavailable(t *testing.T) {
-	blackHole, err := net.Listen("tcp", "127.0.0.1:0")
+	blackHole, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestBuild_UnreachableRepositoryIsUnavailable(t *testing.T) {
 			c.Close()
 		}
 	}()
-	refused, err := net.Listen("tcp", "127.0.0.1:0")
+	refused, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}

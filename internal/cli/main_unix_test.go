@@ -27,20 +27,7 @@ func TestMain_ASecondSignalKills(t *testing.T) {
 		})
 		return
 	}
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestMain_ASecondSignalKills$") //nolint:gosec // G204: this test binary
-	cmd.Env = append(os.Environ(), "GOVESPA_CLI_MAIN_CHILD=1")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(out)
-	if !lines.Scan() || lines.Text() != "ready" {
-		t.Fatalf("child said %q, want ready", lines.Text())
-	}
-	_ = cmd.Process.Signal(os.Interrupt)
+	cmd, lines := startInterruptedChild(t, "TestMain_ASecondSignalKills", "1")
 	if !lines.Scan() || lines.Text() != "ended" {
 		t.Fatalf("child said %q after the interrupt, want ended", lines.Text())
 	}
@@ -82,8 +69,22 @@ func TestMain_InterruptedExits130(t *testing.T) {
 		})
 		return
 	}
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestMain_InterruptedExits130$") //nolint:gosec // G204: this test binary
-	cmd.Env = append(os.Environ(), "GOVESPA_CLI_MAIN_CHILD=130")
+	cmd, lines := startInterruptedChild(t, "TestMain_InterruptedExits130", "130")
+	for lines.Scan() { // drain until the child closes its output
+	}
+	_ = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != ExitInterrupted {
+		t.Errorf("child exited %d after an interrupt, want %d", code, ExitInterrupted)
+	}
+}
+
+// startInterruptedChild runs test in a child process with
+// GOVESPA_CLI_MAIN_CHILD=mode, waits for its "ready" and interrupts it once;
+// it hands back the child and the rest of its output.
+func startInterruptedChild(t *testing.T, test, mode string) (*exec.Cmd, *bufio.Scanner) {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^"+test+"$") //nolint:gosec // G204: this test binary
+	cmd.Env = append(os.Environ(), "GOVESPA_CLI_MAIN_CHILD="+mode)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -96,10 +97,5 @@ func TestMain_InterruptedExits130(t *testing.T) {
 		t.Fatalf("child said %q, want ready", lines.Text())
 	}
 	_ = cmd.Process.Signal(os.Interrupt)
-	for lines.Scan() { // drain until the child closes its output
-	}
-	_ = cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != ExitInterrupted {
-		t.Errorf("child exited %d after an interrupt, want %d", code, ExitInterrupted)
-	}
+	return cmd, lines
 }

@@ -127,9 +127,8 @@ func WithUserAgent(ua string) Option {
 	return newOption("WithUserAgent", func(c *config) error { return c.SetUserAgent(ua) })
 }
 
-// option is an [Option]: a named function (ctlplane.Option), so that an
-// option prints as its name (cloud.WithAPIKey) for every verb and never as
-// the values it captured, and its errors start with its name.
+// option is an [Option], as in package deploy: it prints as its name
+// (cloud.WithAPIKey), never as what it captured.
 type option struct{ ctlplane.Option[config] }
 
 func newOption(name string, set func(*config) error) Option {
@@ -140,14 +139,12 @@ func (o option) apply(c *config) error { return o.Apply(c) }
 
 // config collects the options.
 type config struct {
-	// Settings are the HTTP client, policy, logger, poll interval and
-	// User-Agent, which package deploy has too.
-	ctlplane.Settings
-	endpoint    *url.URL
-	apiKey      []byte
-	accessToken string
-	auths       int
-	now         func() time.Time
+	ctlplane.Settings // shared with package deploy
+	endpoint          *url.URL
+	apiKey            []byte
+	accessToken       string
+	auths             int
+	now               func() time.Time
 	// app is the client's application, for options that depend on it.
 	app ApplicationID
 	// env looks up the environment, for FromEnvironment; os.LookupEnv.

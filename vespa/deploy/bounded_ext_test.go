@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/deploy"
 	"github.com/govespa/govespa/vespa/internal/ctlplane"
 )
@@ -15,30 +16,14 @@ import (
 // config server or a load balancer that dropped the flow does.
 func silentServer(t *testing.T) string {
 	t.Helper()
-	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	var conns []net.Conn
-	go func() {
-		defer close(done)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns = append(conns, c) // held open, never read nor answered
-		}
-	}()
+	var conns []net.Conn // held open, never read nor answered
+	// After the server's own cleanup has stopped accepting:
 	t.Cleanup(func() {
-		ln.Close()
-		<-done
 		for _, c := range conns {
-			c.Close()
+			_ = c.Close()
 		}
 	})
-	return "http://" + ln.Addr().String()
+	return testutil.RawServer(t, func(c net.Conn) { conns = append(conns, c) })
 }
 
 // TestConfigServer_CallsAreBoundedByDefault checks issue 27's item 8: with

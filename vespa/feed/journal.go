@@ -244,23 +244,31 @@ func (j *Journal) Err() error {
 func (j *Journal) Flush() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.w == nil {
+	if !j.flushOpenLocked() {
 		return errJournalClosed
 	}
-	j.flushLocked()
 	return j.err
 }
 
 var errJournalClosed = errors.New("feed: journal closed")
 
+// flushOpenLocked flushes the buffered records of an open journal and says
+// whether it was open.
+func (j *Journal) flushOpenLocked() bool {
+	if j.w == nil {
+		return false
+	}
+	j.flushLocked()
+	return true
+}
+
 // Close flushes the journal, syncs it to disk and closes the file.
 func (j *Journal) Close() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.w == nil {
+	if !j.flushOpenLocked() {
 		return errJournalClosed
 	}
-	j.flushLocked()
 	j.w = nil
 	err := j.err
 	if e := j.f.Sync(); err == nil && e != nil {

@@ -206,19 +206,19 @@ func skipValue(b []byte, i int) int {
 		}
 		return len(b)
 	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				j = skipValue(b, j) - 1
-			case '{', '[':
+		for j, depth := i, 0; j < len(b); {
+			switch c := b[j]; {
+			case c == '"':
+				j = skipValue(b, j)
+				continue
+			case c == '{' || c == '[':
 				depth++
-			case '}', ']':
+			case (c == '}' || c == ']') && depth == 1:
+				return j + 1
+			case c == '}' || c == ']':
 				depth--
-				if depth == 0 {
-					return j + 1
-				}
 			}
+			j++
 		}
 		return len(b)
 	default:

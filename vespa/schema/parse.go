@@ -431,11 +431,9 @@ func joinStatements(raw string) string {
 // "index", "input title" and so on.
 func indexingSteps(s string) []string {
 	var out []string
-	for stmt := range strings.SplitSeq(s, ";") {
-		for step := range strings.SplitSeq(stmt, "|") {
-			if step = strings.Join(strings.Fields(step), " "); step != "" {
-				out = append(out, step)
-			}
+	for _, step := range strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == '|' }) {
+		if step = strings.Join(strings.Fields(step), " "); step != "" {
+			out = append(out, step)
 		}
 	}
 	return out

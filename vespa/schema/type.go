@@ -231,6 +231,14 @@ func isIdentByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
+// typeAfter reads the byte c, then a type.
+func (p *typeParser) typeAfter(c byte) (*Type, error) {
+	if err := p.expect(c); err != nil {
+		return nil, err
+	}
+	return p.typ()
+}
+
 func (p *typeParser) expect(c byte) error {
 	if p.i >= len(p.s) || p.s[p.i] != c {
 		return fmt.Errorf("type %q: %q expected at offset %d", p.s, c, p.i)
@@ -247,14 +255,11 @@ func (p *typeParser) typ() (*Type, error) {
 	var t *Type
 	switch name {
 	case "array", "weightedset":
-		if err := p.expect('<'); err != nil {
-			return nil, err
+		elem, err := p.typeAfter('<')
+		if err == nil {
+			err = p.expect('>')
 		}
-		elem, err := p.typ()
 		if err != nil {
-			return nil, err
-		}
-		if err := p.expect('>'); err != nil {
 			return nil, err
 		}
 		t = &Type{Kind: Array, Elem: elem}
@@ -265,21 +270,15 @@ func (p *typeParser) typ() (*Type, error) {
 			}
 		}
 	case "map":
-		if err := p.expect('<'); err != nil {
-			return nil, err
-		}
-		key, err := p.typ()
+		key, err := p.typeAfter('<')
 		if err != nil {
 			return nil, err
 		}
-		if err := p.expect(','); err != nil {
-			return nil, err
+		val, err := p.typeAfter(',')
+		if err == nil {
+			err = p.expect('>')
 		}
-		val, err := p.typ()
 		if err != nil {
-			return nil, err
-		}
-		if err := p.expect('>'); err != nil {
 			return nil, err
 		}
 		if _, ok := primitives[key.String()]; !ok {

@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
-	"io"
 	"net/http"
 	"path/filepath"
 	"slices"
@@ -20,17 +19,8 @@ import (
 
 func do(t *testing.T, hc *http.Client, method, url, body string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	code, _, b := doH(t, hc, method, url, body)
+	return code, b
 }
 
 func h2cClient() *http.Client {

@@ -50,8 +50,7 @@ func Parse(sd string) (Schema, error) {
 					return Schema{}, err
 				}
 				sch.RankProfiles = append(sch.RankProfiles, p)
-				i = end
-				header = i + 1
+				i, header = end, end+1
 				continue
 			case kind == "fieldset" && len(stack) == 1 && len(words) > 1:
 				end := blockEnd(text, i)
@@ -62,8 +61,7 @@ func Parse(sd string) (Schema, error) {
 					sch.Fieldsets = map[string][]string{}
 				}
 				sch.Fieldsets[words[1]] = parseFieldsetFields(text[i+1 : end])
-				i = end
-				header = i + 1
+				i, header = end, end+1
 				continue
 			case kind == "field" && inDocument && len(stack) == 2:
 				f, end, err := parseSDField(text, header, i)
@@ -71,8 +69,7 @@ func Parse(sd string) (Schema, error) {
 					return Schema{}, err
 				}
 				sch.Fields = append(sch.Fields, f)
-				i = end
-				header = i + 1
+				i, header = end, end+1
 				continue
 			}
 			stack = append(stack, kind)

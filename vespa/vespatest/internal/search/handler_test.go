@@ -239,12 +239,7 @@ func TestHandler_NearestNeighbor(t *testing.T) {
 
 func TestHandler_ParameterErrors(t *testing.T) {
 	c := musicCorpus()
-	for _, tc := range []struct {
-		kv     []string
-		status int
-		code   int
-		msg    string
-	}{
+	for _, tc := range []errorCase{
 		{[]string{"query", "a", "hits", "401"}, 400, 3, "401 hits requested, configured limit: 400."},
 		{[]string{"query", "a", "offset", "1001"}, 400, 3, "Offset of 1001 requested, configured limit: 1000."},
 		{[]string{"query", "a", "offset", "-20"}, 400, 3, "offset"},
@@ -369,12 +364,7 @@ func TestJavaDouble(t *testing.T) {
 // 4 error). Before, the first three were answered 200 and the last two 400.
 func TestHandler_ordinaryMistakes(t *testing.T) {
 	c := songCorpus()
-	for _, tc := range []struct {
-		kv     []string
-		status int
-		code   int
-		msg    string
-	}{
+	for _, tc := range []errorCase{
 		{[]string{"yql", `select * from music where nosuch contains "x"`}, 400, 4, "Could not create query from YQL: Field 'nosuch' does not exist."},
 		{[]string{"yql", `select * from music where true and (popularity > 1 or nosuch = 3)`}, 400, 4, "Field 'nosuch' does not exist."},
 		{[]string{"yql", `select * from music where true order by title`}, 400, 4, "Cluster 'music' has no sortable attribute named 'title'"},
@@ -404,4 +394,13 @@ func TestHandler_ordinaryMistakes(t *testing.T) {
 			t.Errorf("sources=nosuch,music returned %s", id)
 		}
 	}
+}
+
+// errorCase is a request's parameters and the status, error code and
+// message the handler answers them with.
+type errorCase struct {
+	kv     []string
+	status int
+	code   int
+	msg    string
 }
