@@ -418,22 +418,20 @@ func (p *parser) settings(it *item) ([]string, error) {
 
 // joinStatements joins the lines of a multi-line indexing script with "; ".
 func joinStatements(raw string) string {
-	var out []string
-	for _, stmt := range strings.FieldsFunc(raw, func(r rune) bool { return r == '\n' || r == ';' }) {
-		if stmt = strings.Join(strings.Fields(stmt), " "); stmt != "" {
-			out = append(out, stmt)
-		}
-	}
-	return strings.Join(out, "; ")
+	return strings.Join(splitNormalized(raw, "\n;"), "; ")
 }
 
 // indexingSteps splits an indexing script into its steps: "summary",
 // "index", "input title" and so on.
-func indexingSteps(s string) []string {
+func indexingSteps(s string) []string { return splitNormalized(s, ";|") }
+
+// splitNormalized splits s at any of seps and returns the non-empty parts
+// with their runs of white space made single spaces.
+func splitNormalized(s, seps string) []string {
 	var out []string
-	for _, step := range strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == '|' }) {
-		if step = strings.Join(strings.Fields(step), " "); step != "" {
-			out = append(out, step)
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(seps, r) }) {
+		if part = strings.Join(strings.Fields(part), " "); part != "" {
+			out = append(out, part)
 		}
 	}
 	return out
