@@ -88,7 +88,12 @@ func TestPolicies_AssigningTheVariablesRacesNothing(t *testing.T) {
 			retries.TransientConflictCodes = nil
 		}
 	})
-	defer func() { close(stop); wg.Wait() }()
+	defer func(cp retries.Policy, codes []string) {
+		close(stop)
+		wg.Wait()
+		// Other tests read the variables: leave them as they were.
+		retries.ControlPlane, retries.TransientConflictCodes = cp, codes
+	}(retries.ControlPlane, retries.TransientConflictCodes)
 	for range 100 {
 		if p := retries.ControlPlanePolicy(); p.Name() != "ControlPlane" || p.MaxAttempts() != 3 {
 			t.Fatalf("ControlPlanePolicy() = %v", p)
