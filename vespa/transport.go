@@ -250,3 +250,13 @@ func (t *headerTransport) CloseIdleConnections() {
 func (t *headerTransport) Format(f fmt.State, _ rune) {
 	_, _ = io.WriteString(f, "vespa.headerTransport")
 }
+
+// StreamLimit returns the streams the server lets the transport's
+// connections open at once, where the transport is govespa's HTTP/2 one and
+// has had the server's settings; see feed's adaptive limit.
+func (t *headerTransport) StreamLimit() (int, bool) {
+	if sl, ok := t.raw.(interface{ StreamLimit() (int, bool) }); ok {
+		return sl.StreamLimit()
+	}
+	return 0, false
+}

@@ -95,12 +95,27 @@ type Config struct {
 	// TCP connection per request in flight.
 	Connections int
 	// MinInflight and MaxInflight bound the adaptive limit of operations in
-	// flight. Defaults 2 and 128 per connection. The limit starts at 8 per
-	// connection (within the bounds) and probes for the best throughput; a
-	// 429 or 504 lowers it at once to half of what was in flight, down to
-	// MinInflight. Operations waiting to be retried do not count.
+	// flight. Defaults 2 and 128 per connection. Operations waiting to be
+	// retried do not count.
+	//
+	// How the limit moves: it starts at 8 per connection (within the
+	// bounds) and first grows — it doubles every few hundred operations as
+	// long as throughput doubles with it and latency stays flat, which is
+	// what a far-away Vespa (another region, Vespa Cloud from elsewhere)
+	// looks like: there each operation waits a round trip, and the window,
+	// not the server, bounds the pace. It stops growing at the first 429 or
+	// 504, when throughput stops rising or latency rises with the window (a
+	// queue filling up), or at its ceiling; from there it probes around the
+	// best throughput it measured (Vespa's DynamicThrottler design). A 429
+	// or 504 lowers it at once to half of what was in flight, down to
+	// MinInflight, and it creeps back, slowly near where it was throttled.
+	// The ceiling is MaxInflight or, over HTTP/2 with govespa's transport,
+	// the streams the server lets the connections open at once
+	// (SETTINGS_MAX_CONCURRENT_STREAMS), if fewer.
 	MinInflight int
 	// MaxInflight is the most operations in flight at once; see MinInflight.
+	// Set it lower for a cluster that must not take more, whatever its
+	// latency: the limit never passes it.
 	MaxInflight int
 	// MaxPending is the number of operations accepted but not yet finished
 	// (in flight or queued) beyond which enqueuing blocks. Default

@@ -2,6 +2,7 @@ package feed
 
 import (
 	"io"
+	"math"
 	"net/http"
 	"sync/atomic"
 
@@ -16,8 +17,9 @@ import (
 // once; over HTTP/1.1 it is a pool, whose size is the client's
 // [vespa.WithConnections] (one request in flight per TCP connection).
 type conn struct {
-	hc   *http.Client
-	busy atomic.Int64 // requests in flight on it
+	hc      *http.Client
+	busy    atomic.Int64  // requests in flight on it
+	streams streamLimiter // nil: the transport cannot tell
 }
 
 // newConns opens n connections with the client's settings
@@ -27,10 +29,35 @@ func newConns(client *vespa.Client, n int, stats *collector) []*conn {
 	conns := make([]*conn, n)
 	for i := range conns {
 		hc := client.NewFeedHTTPClient()
+		sl, _ := hc.Transport.(streamLimiter)
 		hc.Transport = &countingTransport{base: hc.Transport, stats: stats}
-		conns[i] = &conn{hc: hc}
+		conns[i] = &conn{hc: hc, streams: sl}
 	}
 	return conns
+}
+
+// streamLimiter is a transport that knows how many streams the server lets
+// it open at once (vespa's HTTP/2 transport, from SETTINGS_MAX_CONCURRENT_STREAMS).
+type streamLimiter interface{ StreamLimit() (int, bool) }
+
+// streamLimit returns the streams the servers let conns open at once, once
+// every connection knows its own; a connection whose transport cannot tell
+// counts as perConn.
+func streamLimit(conns []*conn, perConn int) (int, bool) {
+	sum, known := 0, false
+	for _, c := range conns {
+		n, ok := 0, false
+		if c.streams != nil {
+			n, ok = c.streams.StreamLimit()
+		}
+		if !ok {
+			n = perConn
+		} else {
+			known = true
+		}
+		sum = min(sum+n, math.MaxInt32)
+	}
+	return sum, known
 }
 
 // leastBusy returns the connection with the fewest requests in flight.

@@ -74,6 +74,8 @@ func New(client *vespa.Client, cfg Config) (*Feeder, error) {
 	f.sched.parked = map[*task]struct{}{}
 	f.sched.active = map[*worker]struct{}{}
 	f.conns = newConns(client, cfg.Connections, &f.stats)
+	perConn := max(1, cfg.MaxInflight/cfg.Connections)
+	f.limiter.streams = func() (int, bool) { return streamLimit(f.conns, perConn) }
 	return f, nil
 }
 

@@ -1,6 +1,7 @@
 package feed
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -102,12 +103,22 @@ func TestThrottler_BacksOffWhenThrottled(t *testing.T) {
 	th.target.Store(800)
 	th.throttled(600)
 	wantLimit(t, th, 300, "after a 429 with 600 in flight")
+	for range 100 {
+		th.success(time.Millisecond)
+	}
+	wantLimit(t, th, 310, "after 100 successes (300 + 10)")
+	// Back within 90% of the 600 in flight that were throttled, it creeps a
+	// tenth as fast.
+	for range 2300 {
+		th.success(time.Millisecond)
+	}
+	wantLimit(t, th, 540, "after 2400 successes (300 + 240)")
+	for range 1000 {
+		th.success(time.Millisecond)
+	}
+	wantLimit(t, th, 550, "after 1000 more (540 + 10)")
 	th.throttled(10)
 	wantLimit(t, th, 16, "after a 429 with 10 in flight (the minimum)")
-	for range 100 {
-		th.success()
-	}
-	wantLimit(t, th, 26, "after 100 successes (16 + 10)")
 }
 
 // Vespa's Java feed client (StaticThrottler.throttled, called by
@@ -134,10 +145,101 @@ func TestThrottler_ABurstOf429sBacksOffToHalfTheInflightOnce(t *testing.T) {
 		if i%20 == 0 {
 			th.throttled(th.limit())
 		} else {
-			th.success()
+			th.success(time.Millisecond)
 		}
 	}
 	if l := th.limit(); l > 20 {
 		t.Errorf("limit under 5%% 429s is %d, want it near the minimum 16 as in the reference design", l)
+	}
+}
+
+// simulateServer is simulate with the mean latency of the successes at each
+// in-flight count.
+func simulateServer(t *throttler, clk *fakeClock, tp func(inflight int) float64, latency func(inflight int) time.Duration, rounds int) []int {
+	var limits []int
+	for range rounds {
+		l := t.limit()
+		for i := 0; i < 1_000_000; i++ {
+			clk.t = clk.t.Add(time.Millisecond)
+			n := int64(tp(l) / 1000)
+			t.ok.Add(n)
+			t.latencyNanos.Add(n * int64(latency(l)))
+			t.sentOne()
+			if t.sent.Load() == 0 {
+				break
+			}
+		}
+		limits = append(limits, t.limit())
+	}
+	return limits
+}
+
+// Vespa far away: every answer takes 50 ms however many are in flight, so
+// throughput is inflight/50 ms. The limit reaches the maximum within a few
+// dozen samples; the probing alone (growing off) is still near its start.
+func TestThrottler_GrowsFastWhenLatencyBoundsThroughput(t *testing.T) {
+	tp := func(n int) float64 { return float64(n) / 0.05 }
+	lat := func(int) time.Duration { return 50 * time.Millisecond }
+	th, clk := newTestThrottler(16, 1024, 0.5)
+	th.target.Store(64)
+	limits := simulateServer(th, clk, tp, lat, 20)
+	if last := limits[len(limits)-1]; last < 900 {
+		t.Errorf("after 20 samples the limit is %d, want near 1024 (limits %v)", last, limits)
+	}
+	slow, clk := newTestThrottler(16, 1024, 0.5)
+	slow.target.Store(64)
+	slow.growing = false
+	if last := simulateServer(slow, clk, tp, lat, 20)[19]; last > 300 {
+		t.Errorf("without growing the limit reached %d in 20 samples: the test no longer shows the difference", last)
+	}
+}
+
+// A server that works on 100 at a time and queues the rest: throughput is
+// flat beyond 100 and latency grows with the window. Growing stops at the
+// first doubling past it, and the limit does not run off to the maximum.
+func TestThrottler_StopsGrowingWhenLatencyGrowsWithTheWindow(t *testing.T) {
+	tp := func(n int) float64 { return float64(min(n, 100)) / 0.01 }
+	lat := func(n int) time.Duration { return time.Duration(max(n, 100)) * 100 * time.Microsecond }
+	th, clk := newTestThrottler(16, 4096, 0.5)
+	th.target.Store(32)
+	limits := simulateServer(th, clk, tp, lat, 12)
+	if th.growing {
+		t.Fatalf("still growing after 12 samples (limits %v)", limits)
+	}
+	if m := slices.Max(limits); m > 256 {
+		t.Errorf("grew to %d, want it to stop at the first doubling past 100 (limits %v)", m, limits)
+	}
+}
+
+// A throttle signal ends growing at once.
+func TestThrottler_AThrottleSignalEndsGrowing(t *testing.T) {
+	tp := func(n int) float64 { return float64(n) / 0.05 }
+	lat := func(int) time.Duration { return 50 * time.Millisecond }
+	th, clk := newTestThrottler(16, 1024, 0.5)
+	th.target.Store(64)
+	simulateServer(th, clk, tp, lat, 2)
+	th.throttled(th.limit())
+	simulateServer(th, clk, tp, lat, 1)
+	if th.growing {
+		t.Error("growing after a 429")
+	}
+}
+
+// The streams the server allows cap the limit, and it follows them.
+func TestThrottler_CeilingFromTheServersStreams(t *testing.T) {
+	tp := func(n int) float64 { return float64(n) / 0.05 }
+	lat := func(int) time.Duration { return 50 * time.Millisecond }
+	th, clk := newTestThrottler(16, 1024, 0.5)
+	th.target.Store(64)
+	streams, known := 300, false
+	th.streams = func() (int, bool) { return streams, known }
+	if l := simulateServer(th, clk, tp, lat, 20)[19]; l < 900 {
+		t.Fatalf("limit %d before the server's settings, want near 1024", l)
+	}
+	known = true
+	for _, l := range simulateServer(th, clk, tp, lat, 20)[1:] {
+		if l > 300 {
+			t.Fatalf("limit %d above the 300 streams the server allows", l)
+		}
 	}
 }

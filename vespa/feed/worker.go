@@ -117,10 +117,12 @@ func (f *Feeder) send(ctx context.Context, t *task) (*vespa.Result, error) {
 	c := leastBusy(f.conns)
 	c.busy.Add(1)
 	f.stats.inflight.Add(1)
+	begin := time.Now()
 	r, err := f.client.SendOnce(ctx, c.hc, t.op.Kind, t.op.ID, t.body, t.opts)
+	latency := time.Since(begin)
 	f.stats.inflight.Add(-1)
 	c.busy.Add(-1)
-	f.observe(r, err)
+	f.observe(r, err, latency)
 	return r, err
 }
 
@@ -214,9 +216,9 @@ func opName(k vespa.OperationKind) string {
 	return "operation"
 }
 
-// observe feeds one attempt's result to the stats, the limiter and the
-// breaker.
-func (f *Feeder) observe(r *vespa.Result, err error) {
+// observe feeds one attempt's result, which took latency, to the stats, the
+// limiter and the breaker.
+func (f *Feeder) observe(r *vespa.Result, err error, latency time.Duration) {
 	f.stats.requests.Add(1)
 	if r == nil {
 		if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) &&
@@ -236,7 +238,7 @@ func (f *Feeder) observe(r *vespa.Result, err error) {
 		f.fail(vespa.ErrorFromResult(r, "request"))
 	default:
 		if r.OK() {
-			f.limiter.success()
+			f.limiter.success(latency)
 		}
 		f.breaker.success()
 	}

@@ -15,7 +15,12 @@
 //   - capacity: the server works on at most -capacity requests at once, each
 //     for -service; a request beyond that gets a 429 at once (Vespa's
 //     answer when its queue is full).
-//   - none: every request succeeds at once.
+//   - none: every request succeeds at once, or after -latency.
+//   - all: one command for both sides of the adaptive limit: none with no
+//     latency (the pace), none at each of -latencies (Vespa far away: the
+//     server has no limit, every answer waits), capacity and sparse, then
+//     a table with each mode's rates, its ratio to the CLI, 429s, and for
+//     the latency modes the ratio to the no-latency pace.
 //
 // It prints one JSON line per client and round (documents/s, stored, exit
 // status, 429s the client provoked) and a summary with the ratio of the
@@ -61,6 +66,7 @@ type options struct {
 	capacity     int
 	service      time.Duration
 	latency      time.Duration
+	latencies    []time.Duration
 	rounds       int
 	cli          string
 	bin          string
@@ -77,7 +83,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("faultbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.IntVar(&o.docs, "docs", 20000, "number of small puts in the feed file")
-	fs.StringVar(&o.mode, "mode", "sparse", "server mode: sparse, capacity or none")
+	fs.StringVar(&o.mode, "mode", "sparse", "server mode: sparse, capacity, none or all")
 	fs.Float64Var(&o.p429, "p429", 0.05, "sparse: probability of a 429")
 	fs.Float64Var(&o.p503, "p503", 0.02, "sparse: probability of a 503")
 	fs.Float64Var(&o.pdrop, "pdrop", 0.01, "sparse: probability of a dropped connection (HTTP/1.1) or stream (HTTP/2)")
@@ -93,8 +99,16 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	feedArgs := fs.String("feed-args", "", "extra flags for the feed command, space-separated")
 	baselineArgs := fs.String("baseline-args", "", "extra flags for the -baseline feed command, space-separated (default: -feed-args)")
 	cliArgs := fs.String("cli-args", "", "extra flags for vespa feed, space-separated")
+	latencies := fs.String("latencies", "20ms,50ms", "all: the added latencies of the latency modes, comma-separated")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	for l := range strings.SplitSeq(*latencies, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(l))
+		if err != nil || d <= 0 {
+			return o, fmt.Errorf("-latencies: %q is not a positive duration", l)
+		}
+		o.latencies = append(o.latencies, d)
 	}
 	o.feedArgs, o.cliArgs = strings.Fields(*feedArgs), strings.Fields(*cliArgs)
 	o.baselineArgs = o.feedArgs
@@ -104,8 +118,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	switch {
 	case o.cli == "":
 		return o, errors.New("no Vespa CLI: give -cli or set GOVESPA_VESPA_CLI")
-	case o.mode != "sparse" && o.mode != "capacity" && o.mode != "none":
-		return o, fmt.Errorf("-mode %q: want sparse, capacity or none", o.mode)
+	case o.mode != "sparse" && o.mode != "capacity" && o.mode != "none" && o.mode != "all":
+		return o, fmt.Errorf("-mode %q: want sparse, capacity, none or all", o.mode)
 	case o.docs <= 0 || o.rounds <= 0 || o.capacity <= 0:
 		return o, errors.New("-docs, -rounds and -capacity must be positive")
 	}
@@ -125,19 +139,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // result is one client's run.
 type result struct {
-	Client     string  `json:"client"`
-	Round      int     `json:"round"`
-	Mode       string  `json:"mode"`
-	Documents  int     `json:"documents"`
-	Stored     int64   `json:"stored"`
-	Seconds    float64 `json:"seconds"`
-	DocsPerSec float64 `json:"docs_per_second"`
-	Exit       int     `json:"exit"`
-	Requests   int64   `json:"requests"`
-	Got429     int64   `json:"responses_429"`
-	Got503     int64   `json:"responses_503"`
-	Drops      int64   `json:"drops"`
-	CPUSeconds float64 `json:"cpu_seconds"`
+	Client        string  `json:"client"`
+	Round         int     `json:"round"`
+	Mode          string  `json:"mode"`
+	LatencyMillis int64   `json:"latency_ms"`
+	Documents     int     `json:"documents"`
+	Stored        int64   `json:"stored"`
+	Seconds       float64 `json:"seconds"`
+	DocsPerSec    float64 `json:"docs_per_second"`
+	Exit          int     `json:"exit"`
+	Requests      int64   `json:"requests"`
+	Got429        int64   `json:"responses_429"`
+	Got503        int64   `json:"responses_503"`
+	Drops         int64   `json:"drops"`
+	CPUSeconds    float64 `json:"cpu_seconds"`
 }
 
 func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
@@ -158,9 +173,77 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	}); err != nil {
 		return err
 	}
+	if o.mode != "all" {
+		_, err := benchMode(ctx, o, bin, file, dir, stdout)
+		return err
+	}
+	var rows []summary
+	for _, m := range modesOfAll(o) {
+		sum, err := benchMode(ctx, m, bin, file, dir, stdout)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, sum)
+	}
+	return writeTable(stdout, rows)
+}
+
+// modesOfAll returns the runs of -mode all: the pace, the latency modes,
+// capacity and sparse.
+func modesOfAll(o options) []options {
+	pace := o
+	pace.mode, pace.latency = "none", 0
+	out := []options{pace}
+	for _, l := range o.latencies {
+		m := pace
+		m.latency = l
+		out = append(out, m)
+	}
+	for _, mode := range []string{"capacity", "sparse"} {
+		m := o
+		m.mode, m.latency = mode, 0
+		out = append(out, m)
+	}
+	return out
+}
+
+// summary is the outcome of one mode.
+type summary struct {
+	Mode      string
+	Latency   time.Duration
+	Ours      float64 // median documents/s of the feed command
+	Theirs    float64 // the CLI's
+	Ratio     float64 // median of the rounds' ratios
+	AllStored bool
+	Ours429   int64
+	Theirs429 int64
+}
+
+// writeTable prints the summaries of -mode all as a Markdown table; the
+// latency modes also show their pace against the first row's (no latency).
+func writeTable(w io.Writer, rows []summary) error {
+	var b strings.Builder
+	b.WriteString("\n| mode | added latency | govespa docs/s | vespa-cli docs/s | govespa/cli | govespa vs its pace | 429s govespa / cli | every doc stored, exit 0 |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|\n")
+	pace := rows[0].Ours
+	for _, r := range rows {
+		vsPace := "—"
+		if r.Mode == "none" {
+			vsPace = fmt.Sprintf("%.2f×", r.Ours/pace)
+		}
+		fmt.Fprintf(&b, "| %s | %v | %.0f | %.0f | %.2f× | %s | %d / %d | %v |\n",
+			r.Mode, r.Latency, r.Ours, r.Theirs, r.Ratio, vsPace, r.Ours429, r.Theirs429, r.AllStored)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// benchMode runs every client against one server in o's mode, writes a JSON
+// line per run and a summary line, and returns the summary.
+func benchMode(ctx context.Context, o options, bin, file, dir string, stdout io.Writer) (summary, error) {
 	srv, err := startServer(ctx, o)
 	if err != nil {
-		return err
+		return summary{}, err
 	}
 	defer srv.stop()
 
@@ -186,11 +269,11 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		for _, name := range order {
 			r, err := runClient(ctx, srv, clients[name], dir, o.show)
 			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+				return summary{}, fmt.Errorf("%s: %w", name, err)
 			}
-			r.Client, r.Round, r.Mode, r.Documents = name, round+1, o.mode, o.docs
+			r.Client, r.Round, r.Mode, r.Documents, r.LatencyMillis = name, round+1, o.mode, o.docs, o.latency.Milliseconds()
 			if err := enc.Encode(r); err != nil {
-				return err
+				return summary{}, err
 			}
 			rates[name] = append(rates[name], r.DocsPerSec)
 			got429[name] = append(got429[name], r.Got429)
@@ -204,8 +287,8 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	for i := range rates["govespa"] {
 		perRound = append(perRound, rates["govespa"][i]/rates["vespa-cli"][i])
 	}
-	summary := map[string]any{
-		"mode": o.mode, "documents": o.docs, "rounds": o.rounds,
+	line := map[string]any{
+		"mode": o.mode, "latency_ms": o.latency.Milliseconds(), "documents": o.docs, "rounds": o.rounds,
 		"govespa.median_docs_per_second": ours, "vespa-cli.median_docs_per_second": theirs,
 		"ratio": ours / theirs, "ratio.median_of_rounds": median(perRound), "every_doc_stored_and_exit_0": allStored,
 		"govespa.median_429s": medianInt(got429["govespa"]), "vespa-cli.median_429s": medianInt(got429["vespa-cli"]),
@@ -215,11 +298,15 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		for i := range rates["govespa-baseline"] {
 			b = append(b, rates["govespa-baseline"][i]/rates["vespa-cli"][i])
 		}
-		summary["govespa-baseline.ratio.median_of_rounds"] = median(b)
-		summary["govespa-baseline.median_docs_per_second"] = median(rates["govespa-baseline"])
-		summary["govespa-baseline.median_429s"] = medianInt(got429["govespa-baseline"])
+		line["govespa-baseline.ratio.median_of_rounds"] = median(b)
+		line["govespa-baseline.median_docs_per_second"] = median(rates["govespa-baseline"])
+		line["govespa-baseline.median_429s"] = medianInt(got429["govespa-baseline"])
 	}
-	return enc.Encode(summary)
+	sum := summary{
+		Mode: o.mode, Latency: o.latency, Ours: ours, Theirs: theirs, Ratio: median(perRound), AllStored: allStored,
+		Ours429: medianInt(got429["govespa"]), Theirs429: medianInt(got429["vespa-cli"]),
+	}
+	return sum, enc.Encode(line)
 }
 
 // runClient runs one client against a freshly emptied server.

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The fault server stores each document once, over HTTP/1.1, and answers
@@ -62,6 +65,39 @@ func TestDocID(t *testing.T) {
 	} {
 		if got := docID(path); got != want {
 			t.Errorf("docID(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+// -mode all runs the pace, each latency, capacity and sparse, and its table
+// shows the latency rows against the pace.
+func TestModeAll_RunsAndTable(t *testing.T) {
+	o, err := parseFlags([]string{"-cli", "vespa", "-mode", "all", "-latencies", "20ms, 50ms"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range modesOfAll(o) {
+		got = append(got, fmt.Sprintf("%s/%v", m.mode, m.latency))
+	}
+	if want := "none/0s none/20ms none/50ms capacity/0s sparse/0s"; strings.Join(got, " ") != want {
+		t.Errorf("runs %v, want %s", got, want)
+	}
+	if _, err := parseFlags([]string{"-cli", "vespa", "-latencies", "20"}, io.Discard); err == nil || !strings.Contains(err.Error(), `"20"`) {
+		t.Errorf("-latencies 20: %v, want an error naming it", err)
+	}
+	var b strings.Builder
+	err = writeTable(&b, []summary{
+		{Mode: "none", Ours: 20000, Theirs: 10000, Ratio: 2, AllStored: true},
+		{Mode: "none", Latency: 50 * time.Millisecond, Ours: 10000, Theirs: 4000, Ratio: 2.5, AllStored: true},
+		{Mode: "capacity", Ours: 9000, Theirs: 6000, Ratio: 1.5, Ours429: 80, Theirs429: 120, AllStored: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| none | 50ms | 10000 | 4000 | 2.50× | 0.50× |", "| capacity | 0s | 9000 | 6000 | 1.50× | — | 80 / 120 | true |"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, b.String())
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -439,4 +440,25 @@ func validHeaders(h http.Header) error {
 		}
 	}
 	return nil
+}
+
+// StreamLimit returns the streams the servers let this transport's open
+// connections have at once (their SETTINGS_MAX_CONCURRENT_STREAMS, summed,
+// capped at math.MaxInt32); ok is false until a connection has had the
+// server's settings. A server that sets no limit counts as math.MaxUint32.
+func (t *Transport) StreamLimit() (n int, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var sum uint64
+	for _, conns := range t.conns {
+		for _, c := range conns {
+			c.mu.Lock()
+			if c.gotSettings && !c.closed && c.goAway == nil {
+				sum += uint64(c.maxStreams)
+				ok = true
+			}
+			c.mu.Unlock()
+		}
+	}
+	return int(min(sum, math.MaxInt32)), ok
 }

@@ -234,6 +234,20 @@ func TestTransport_MaxConcurrentStreams1(t *testing.T) {
 	}
 }
 
+// StreamLimit reports the server's SETTINGS_MAX_CONCURRENT_STREAMS once a
+// connection has them, summed over the connections, and nothing before.
+func TestTransport_StreamLimit(t *testing.T) {
+	srv := h2cServer(t, echo, &http.HTTP2Config{MaxConcurrentStreams: 7})
+	tr := newTransport(t, &h2.Transport{MaxConnsPerHost: 2})
+	if n, ok := tr.StreamLimit(); ok {
+		t.Fatalf("StreamLimit before any connection = %d, true", n)
+	}
+	post(t, tr, srv.URL, []byte("first"))
+	if n, ok := tr.StreamLimit(); !ok || n != 7 {
+		t.Errorf("StreamLimit = %d, %v, want 7, true", n, ok)
+	}
+}
+
 func TestTransport_TLS(t *testing.T) {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(echo))
 	srv.EnableHTTP2 = true
