@@ -181,6 +181,19 @@ type Config struct {
 	// document waits until it returns. Nil means outcomes are only counted
 	// in [Feeder.Stats].
 	OnOutcome func(ctx context.Context, o Outcome)
+
+	// Progress, when set, is called every ProgressInterval (default one
+	// second) while the feeder is open, and once more by [Feeder.Close]
+	// with Final set, after the last outcome. It is called on a goroutine of
+	// the feeder's own, one call at a time; it must not call Close (which
+	// waits for it) and should return quickly.
+	Progress func(Progress)
+	// ProgressInterval is the time between two Progress calls; zero means
+	// one second.
+	ProgressInterval time.Duration
+	// ExpectedOperations, when known (the lines of a feed file, say), lets
+	// [Progress] estimate the time left.
+	ExpectedOperations int64
 }
 
 // withDefaults returns cfg completed with defaults, or an error for a

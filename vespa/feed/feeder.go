@@ -46,6 +46,8 @@ type Feeder struct {
 	deadlineSlack time.Duration // see attemptContext
 
 	aborted abortSignal // fired when Close gives up or the breaker opens
+
+	reporter *reporter // nil without Config.Progress
 }
 
 // New returns a Feeder that sends through client, tuned by cfg (zero fields
@@ -76,6 +78,7 @@ func New(client *vespa.Client, cfg Config) (*Feeder, error) {
 	f.conns = newConns(client, cfg.Connections, &f.stats)
 	perConn := max(1, cfg.MaxInflight/cfg.Connections)
 	f.limiter.streams = func() (int, bool) { return streamLimit(f.conns, perConn) }
+	f.startReporter()
 	return f, nil
 }
 
@@ -285,6 +288,7 @@ func (f *Feeder) Close(ctx context.Context) error {
 	f.endIdleLocked()
 	s.mu.Unlock()
 	s.wg.Wait()
+	f.stopReporter()
 	f.stop(ErrClosed)
 	closeConns(f.conns)
 	if jerr := f.flushJournal(); err == nil {
