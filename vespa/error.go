@@ -14,7 +14,11 @@ var (
 	// unknown document type or field.
 	ErrBadRequest = wire.ErrBadRequest
 	// ErrUnauthorized matches a 401: the client is not authenticated (a
-	// missing or wrong token or certificate).
+	// missing or wrong token or certificate). A 403 — authenticated, but
+	// not allowed — is [ErrForbidden]. (The control plane's
+	// deploy.ErrUnauthorized and cloud.ErrUnauthorized match both 401 and
+	// 403, where either means the key or token was refused; to test for
+	// either on the data plane, check ErrUnauthorized and ErrForbidden.)
 	ErrUnauthorized = wire.ErrUnauthorized
 	// ErrForbidden matches a 403: the client may not do this.
 	ErrForbidden = wire.ErrForbidden

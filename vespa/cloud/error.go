@@ -22,6 +22,8 @@ type Error = deploy.Error
 var (
 	// ErrUnauthorized matches an [*Error] with status 401 or 403: the API key,
 	// its signature or the access token was refused. It is never retried.
+	// (The data plane tells them apart: vespa.ErrUnauthorized is 401 only,
+	// vespa.ErrForbidden 403.)
 	ErrUnauthorized = deploy.ErrUnauthorized
 	// ErrNotFound matches an [*Error] with status 404. It is vespa.ErrNotFound.
 	ErrNotFound = deploy.ErrNotFound

@@ -47,7 +47,8 @@ var (
 	// says how to learn what happened.
 	ErrOutcomeUnknown = ctlplane.ErrOutcomeUnknown
 	// ErrUnauthorized matches an [*Error] with status 401 or 403. It is never
-	// retried.
+	// retried. (The data plane tells them apart: vespa.ErrUnauthorized is
+	// 401 only, vespa.ErrForbidden 403.)
 	ErrUnauthorized = ctlplane.ErrUnauthorized
 	// ErrNotFound matches an [*Error] with status 404. It is vespa.ErrNotFound.
 	ErrNotFound = ctlplane.ErrNotFound

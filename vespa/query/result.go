@@ -34,6 +34,12 @@ type Result struct {
 	// grouping output, with the hits of nested hit groups inlined in place.
 	// When the root has only document hits, Hits shares its array with
 	// Root.Children.
+	//
+	// Three ways to read the hits, one for each need: Hits itself, with each
+	// hit's fields as raw JSON (decode one with [Hit.Decode]); [Hits][T]
+	// (the function) for typed hits that keep their ID, relevance, source
+	// and match-features — the usual choice; [DecodeHits][T] for the fields
+	// alone, as a []T.
 	Hits []Hit
 	// Groups are the roots of the grouping output (ids "group:root:<n>"),
 	// one per grouping expression of the query.
