@@ -24,21 +24,7 @@ func newTestThrottler(min, max int, rnd float64) (*throttler, *fakeClock) {
 // second) at a given in-flight count is tp, for rounds samples, and returns
 // the limits it chose.
 func simulate(t *throttler, clk *fakeClock, tp func(inflight int) float64, rounds int) []int {
-	var limits []int
-	for range rounds {
-		l := t.limit()
-		// Send until the throttler samples: it resets sent to 0.
-		for i := 0; i < 1_000_000; i++ {
-			clk.t = clk.t.Add(time.Millisecond)
-			t.ok.Add(int64(tp(l) / 1000)) // the successes of this millisecond
-			t.sentOne()
-			if t.sent.Load() == 0 {
-				break
-			}
-		}
-		limits = append(limits, t.limit())
-	}
-	return limits
+	return simulateServer(t, clk, tp, func(int) time.Duration { return 0 }, rounds)
 }
 
 func TestThrottler_StartsAtMinAndStaysInBounds(t *testing.T) {
