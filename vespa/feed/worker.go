@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/govespa/govespa/vespa"
@@ -66,22 +65,32 @@ func (f *Feeder) try(w *worker, t *task) (o Outcome, wait time.Duration, again b
 // timer of its own. (Vespa is asked for the exact time left: the slack only
 // bounds how late the client gives up on an answer.)
 func (f *Feeder) attemptContext(w *worker, t *task) context.Context {
-	if w.ctx != nil && w.parent == t.ctx && w.ctx.Err() == nil &&
+	if w.ctx != nil && sameContext(w.parent, t.ctx) && w.ctx.Err() == nil &&
 		!w.deadline.Before(t.deadline) && w.deadline.Sub(t.deadline) <= f.deadlineSlack {
 		return w.ctx
 	}
 	w.endContext()
 	deadline := t.deadline.Add(f.deadlineSlack)
 	ctx, cancel := context.WithDeadline(t.ctx, deadline)
-	w.ctx, w.deadline, w.parent = ctx, deadline, nil
-	if reflect.TypeOf(t.ctx).Comparable() { // == on an incomparable type panics
-		w.parent = t.ctx
-	}
+	w.ctx, w.deadline, w.parent = ctx, deadline, t.ctx
 	w.setCancel(cancel)
 	if f.aborted.err() != nil {
 		cancel() // stop ran before setCancel
 	}
 	return ctx
+}
+
+// sameContext reports whether a and b are the same context. A caller's
+// context may be a struct whose type is comparable but whose fields hold a
+// slice or a map behind an interface, where == panics: such contexts are
+// never the same, and each gets a context of its own.
+func sameContext(a, b context.Context) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = false
+		}
+	}()
+	return a != nil && a == b
 }
 
 // deadlineSlackFor is how much later than an operation's deadline its last
