@@ -36,19 +36,28 @@ type ParseError struct {
 	Line int
 	// Offset is the byte offset at which the bad operation starts.
 	Offset int64
+	// Element is the 1-based position of the bad operation in a JSON array
+	// feed (several share a line in an array written on one line); 0 in a
+	// JSONL feed or for what is not an element.
+	Element int
 	// ID is the document ID when it could be read, else "".
 	ID string
 	// Reason says what is wrong.
 	Reason string
 }
 
-// Error returns "feed: <source>:line <n> (byte <offset>): <reason>".
+// Error returns "feed: <source>:line <n> (byte <offset>): <reason>", with
+// ", element <i>" after the offset in a JSON array.
 func (e *ParseError) Error() string {
 	src := e.Source
 	if src != "" {
 		src += ":"
 	}
-	return fmt.Sprintf("feed: %sline %d (byte %d): %s", src, e.Line, e.Offset, e.Reason)
+	elem := ""
+	if e.Element > 0 {
+		elem = fmt.Sprintf(", element %d", e.Element)
+	}
+	return fmt.Sprintf("feed: %sline %d (byte %d%s): %s", src, e.Line, e.Offset, elem, e.Reason)
 }
 
 // format is the shape of a feed file, known from its first non-space byte.
@@ -94,6 +103,7 @@ type Reader struct {
 
 	format  format
 	array   arrayState
+	element int // the 1-based position of the array element being read
 	done    bool
 	bomDone bool // the start was checked for a byte order mark
 
@@ -223,7 +233,11 @@ func indexByte(b []byte, c byte) int {
 
 // errorAt returns a ParseError for the operation that starts at pos.
 func (r *Reader) errorAt(line int, off int64, reason string) *ParseError {
-	return &ParseError{Source: r.source, Line: line, Offset: off, Reason: reason}
+	pe := &ParseError{Source: r.source, Line: line, Offset: off, Reason: reason}
+	if r.format == formatArray && r.array != arrayClosed {
+		pe.Element = r.element
+	}
+	return pe
 }
 
 // utf8BOM is the byte order mark some editors write at the start of UTF-8
@@ -282,12 +296,12 @@ func (r *Reader) next() (rawOp, error) {
 			case r.array == arrayClosed:
 				// Report the stray content, then go on reading any operations
 				// after it rather than dropping them.
-				line, off := r.line, r.base+int64(r.pos)
+				pe := r.errorAt(r.line, r.base+int64(r.pos), "unexpected content after the end of the JSON array")
 				r.array = arrayElement
 				if c != '{' && !r.skipToObjectLine() {
 					r.done = true
 				}
-				return rawOp{}, r.errorAt(line, off, "unexpected content after the end of the JSON array")
+				return rawOp{}, pe
 			case c == ']':
 				r.pos++
 				r.array = arrayClosed
@@ -299,6 +313,9 @@ func (r *Reader) next() (rawOp, error) {
 			}
 		}
 		line, off := r.line, r.base+int64(r.pos)
+		if r.format == formatArray {
+			r.element++
+		}
 		if c != '{' {
 			reason := fmt.Sprintf("expected an operation object, found %s", quoteByte(c))
 			if !r.skipToObjectLine() {
@@ -344,7 +361,9 @@ func (r *Reader) object(line int, off int64) (rawOp, error) {
 			r.pos += f.n
 			r.line += f.lines
 			if err != nil {
+				// The element is read whole: what follows is a ',' or ']'.
 				pe := r.errorAt(line, off, err.Error())
+				r.array = arrayAfter
 				pe.ID = op.id
 				return rawOp{}, pe
 			}
@@ -353,8 +372,12 @@ func (r *Reader) object(line int, off int64) (rawOp, error) {
 		}
 		f.reason = syntaxReason(b)
 		if f.firstNL < 0 {
+			// Framed on one line: skip exactly it, and in an array go on
+			// with the ',' or ']' after it.
 			r.pos += f.n
-			return rawOp{}, r.errorAt(line, off, f.reason)
+			pe := r.errorAt(line, off, f.reason)
+			r.array = arrayAfter
+			return rawOp{}, pe
 		}
 	}
 	// A broken object. When it spans lines, resume after its first line,
