@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"unicode/utf8"
 
 	"github.com/govespa/govespa/vespa"
 )
@@ -328,6 +329,9 @@ func (r *Reader) next() (rawOp, error) {
 		if err != nil {
 			return rawOp{}, err
 		}
+		if r.format == formatArray {
+			op.element = r.element
+		}
 		r.array = arrayAfter
 		return op, nil
 	}
@@ -470,7 +474,13 @@ func (r *Reader) Next() (Operation, error) {
 		if errors.As(err, &ide) {
 			reason = "invalid document ID: " + ide.Reason
 		}
-		return Operation{}, &ParseError{Source: r.source, Line: raw.line, Offset: raw.offset, ID: raw.id, Reason: reason}
+		return Operation{}, &ParseError{Source: r.source, Line: raw.line, Offset: raw.offset, Element: raw.element, ID: raw.id, Reason: reason}
+	}
+	if !utf8.ValidString(raw.condition) {
+		// As an ID that is not UTF-8 is refused: Vespa would read another
+		// condition than the one in the file.
+		return Operation{}, &ParseError{Source: r.source, Line: raw.line, Offset: raw.offset, Element: raw.element, ID: raw.id,
+			Reason: "the condition is not valid UTF-8"}
 	}
 	op := Operation{
 		ID:        id,

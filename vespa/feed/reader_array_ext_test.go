@@ -50,3 +50,33 @@ func TestReader_BadArrayElementDropsNothingElse(t *testing.T) {
 		})
 	}
 }
+
+// A condition that is not UTF-8 is refused, as an ID that is not is: one
+// error naming the operation, and the next one read (issue 27 item 13).
+func TestReader_ConditionMustBeUTF8(t *testing.T) {
+	in := "{\"put\":\"id:ns:music::1\",\"condition\":\"music.title==\\\"\xff\\\"\",\"fields\":{}}\n" +
+		`{"put":"id:ns:music::2","condition":"music.year>1","fields":{}}` + "\n" +
+		"{\"put\":\"id:ns:music::3\",\"condition\":\"music.title=='\xfe'\",\"fields\":{}}\n"
+	var ids []string
+	var errs []error
+	for op, err := range feed.NewReader(strings.NewReader(in), feed.ReaderConfig{Source: "f.jsonl"}).All() {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		ids = append(ids, op.ID.String())
+	}
+	// With an escape in the string (line 1) and without (line 3).
+	if len(errs) != 2 {
+		t.Fatalf("errors %v, want two", errs)
+	}
+	for i, line := range []int{1, 3} {
+		var pe *feed.ParseError
+		if !errors.As(errs[i], &pe) || pe.Line != line || !strings.Contains(pe.Reason, "UTF-8") {
+			t.Errorf("error %v, want one for line %d saying UTF-8", errs[i], line)
+		}
+	}
+	if !slices.Equal(ids, []string{"id:ns:music::2"}) {
+		t.Errorf("read %v, want the second operation", ids)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // opKind is the kind of a feed-file operation.
@@ -37,6 +38,7 @@ type rawOp struct {
 	create    bool
 	line      int
 	offset    int64
+	element   int // see ParseError.Element
 }
 
 // fieldsPrefix and fieldsSuffix wrap a raw fields object into the request
@@ -170,6 +172,11 @@ func unquote(s []byte) (string, error) {
 	inner := s[1 : len(s)-1]
 	for _, c := range inner {
 		if c == '\\' {
+			// encoding/json would put U+FFFD in place of bytes that are not
+			// UTF-8: refuse them, as the unescaped path's callers do.
+			if !utf8.Valid(inner) {
+				return "", errors.New("a string that is not valid UTF-8")
+			}
 			var out string
 			if err := json.Unmarshal(s, &out); err != nil {
 				return "", fmt.Errorf("bad string %.40s: %w", s, err)
