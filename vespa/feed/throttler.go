@@ -15,9 +15,10 @@ import (
 //   - A static ceiling falls to half the operations in flight on every
 //     throttle signal (429, 504) and creeps back up by 1/10 per success —
 //     until it is within 90% of the in flight where the last signal came;
-//     from there a tenth as fast, so that a server with a fixed capacity is
-//     not pushed past it again at once (Vespa's design creeps at one pace,
-//     and provokes a 429 every few hundred successes there).
+//     from there a tenth as fast, and past that point a fiftieth, so that a
+//     server with a fixed capacity is not pushed past it again at once
+//     (Vespa's design creeps at one pace, and provokes a 429 every few
+//     hundred successes there).
 //   - A dynamic target samples throughput (successes per second) at the
 //     target it is running with, every ~10·target^(2/3) sends, into one of
 //     buckets spread on a log scale over [min, max]. It then picks the bucket
@@ -122,8 +123,11 @@ func (t *throttler) success(latency time.Duration) {
 		if v >= 10*int64(t.max) {
 			return
 		}
-		if v >= 9*t.signalAt.Load() && n%10 != 0 {
-			return // near the last signal: one step in ten successes
+		at := t.signalAt.Load()
+		if v >= 10*at && n%50 != 0 || v >= 9*at && n%10 != 0 {
+			// Near the last signal, one step in ten successes; past it,
+			// one in fifty.
+			return
 		}
 		if t.staticX10.CompareAndSwap(v, v+1) {
 			return

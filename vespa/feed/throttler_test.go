@@ -103,6 +103,14 @@ func TestThrottler_BacksOffWhenThrottled(t *testing.T) {
 		th.success(time.Millisecond)
 	}
 	wantLimit(t, th, 550, "after 1000 more (540 + 10)")
+	for range 5000 {
+		th.success(time.Millisecond)
+	}
+	wantLimit(t, th, 600, "after 5000 more (550 + 50, back where it was throttled)")
+	for range 5000 {
+		th.success(time.Millisecond)
+	}
+	wantLimit(t, th, 610, "after 5000 more (past it, one step in fifty successes)")
 	th.throttled(10)
 	wantLimit(t, th, 16, "after a 429 with 10 in flight (the minimum)")
 }
