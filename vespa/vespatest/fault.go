@@ -89,7 +89,7 @@ func FaultIgnored() Fault { return fault.Ignored() }
 
 // AddFault installs a fault rule. Rules are tried in the order added, after
 // scripted faults; the first that fires wins.
-func (s *Server) AddFault(r fault.Rule) error {
+func (s *Server) AddFault(r FaultRule) error {
 	if err := r.Validate(); err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func (s *Server) AddFault(r fault.Rule) error {
 // ScriptFaults queues faults for the next requests of op (OpAny: any
 // operation), one fault per request, in order. A zero Fault in the list lets
 // that request through untouched. Scripts run before rules.
-func (s *Server) ScriptFaults(op fault.Operation, faults ...fault.Fault) {
+func (s *Server) ScriptFaults(op Operation, faults ...Fault) {
 	if len(faults) == 0 {
 		return
 	}
@@ -117,7 +117,7 @@ func (s *Server) ClearFaults() {
 }
 
 // FaultStats returns a copy of the injection counters.
-func (s *Server) FaultStats() fault.Stats {
+func (s *Server) FaultStats() FaultStats {
 	s.faults.Mu.Lock()
 	defer s.faults.Mu.Unlock()
 	st := s.faults.Stats

@@ -18,7 +18,7 @@ type Option interface {
 // application package) the server runs in lenient mode: it accepts every
 // document type and field. With schemas, unknown document types and fields are
 // rejected with 400 as Vespa rejects them. Several calls add up.
-func WithSchema(schemas ...schema.Schema) Option {
+func WithSchema(schemas ...Schema) Option {
 	return always(func(c *config) { c.schemas = append(c.schemas, schemas...) })
 }
 
@@ -85,7 +85,7 @@ func WithIgnoreUndefinedFields() Option {
 }
 
 // WithFaults installs fault rules at start, as [Server.AddFault] does.
-func WithFaults(rules ...fault.Rule) Option {
+func WithFaults(rules ...FaultRule) Option {
 	return optionFunc(func(c *config) error {
 		for _, r := range rules {
 			if err := r.Validate(); err != nil {
