@@ -57,7 +57,7 @@ func IsFinal4xx(status int) bool {
 // connection errors (retrying cannot fix them), nor are a context's
 // cancellation or deadline. A nil err is not a connection error.
 func IsConnectionError(err error) bool {
-	if err == nil || isCertificateError(err) ||
+	if err == nil || isFinalTransportError(err) ||
 		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
 	}
@@ -106,6 +106,18 @@ func isServerClosedIdle(err error) bool {
 
 // errorStringType is the dynamic type of the errors made by errors.New.
 var errorStringType = reflect.TypeOf(errors.New(""))
+
+// ErrHTTP2NotNegotiated matches a TLS server that did not offer HTTP/2 in
+// ALPN to a transport that speaks only HTTP/2 (a feeder's, or
+// WithHTTPVersion(HTTP2)). Sending again gets the same answer, so no policy
+// retries it: use an endpoint that speaks HTTP/2, or HTTP/1.1.
+var ErrHTTP2NotNegotiated = errors.New("the server did not negotiate HTTP/2 through ALPN")
+
+// isFinalTransportError reports whether err is a transport failure that
+// sending again cannot mend: a certificate refused, or HTTP/2 not offered.
+func isFinalTransportError(err error) bool {
+	return isCertificateError(err) || errors.Is(err, ErrHTTP2NotNegotiated)
+}
 
 // isCertificateError reports whether err comes from verifying a certificate.
 func isCertificateError(err error) bool {

@@ -51,7 +51,8 @@ var Feed = defaultFeed
 var defaultFeed = New("Feed", retryFeed, mustJittered(20*time.Millisecond, 5*time.Second, 2.0, 0.5), 0)
 
 // retryFeed retries 429, 503 and 504, as results or errors, and transport
-// errors (errors without a status) but certificate failures. An error with
+// errors (errors without a status) but certificate failures and a server
+// that does not offer HTTP/2 ([ErrHTTP2NotNegotiated]). An error with
 // another status (a redirect not followed, a malformed or oversized answer)
 // is final: sending again would get the same.
 func retryFeed(o Outcome) bool {
@@ -60,7 +61,7 @@ func retryFeed(o Outcome) bool {
 	case status == 429 || status == 503 || status == 504:
 		return true
 	case o.Err != nil:
-		return status == 0 && !isCertificateError(o.Err)
+		return status == 0 && !isFinalTransportError(o.Err)
 	}
 	return false
 }

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"golang.org/x/net/http/httpguts"
+
+	"github.com/govespa/govespa/vespa/retries"
 )
 
 // Transport is an HTTP/2 [http.RoundTripper] (see the package doc). Its zero
@@ -411,11 +413,15 @@ func (t *Transport) dial(ctx context.Context, scheme, addr string) (*conn, error
 		tc := tls.Client(nc, cfg)
 		if err := tc.HandshakeContext(ctx); err != nil {
 			_ = nc.Close()
+			if noApplicationProtocol(err) {
+				// The server offers ALPN, but not h2 (RFC 7301's alert).
+				return nil, fmt.Errorf("h2: %s: %w: %w", addr, retries.ErrHTTP2NotNegotiated, err)
+			}
 			return nil, err
 		}
 		if p := tc.ConnectionState().NegotiatedProtocol; p != "h2" {
 			_ = tc.Close()
-			return nil, fmt.Errorf("h2: %s did not negotiate HTTP/2 through ALPN (got %q)", addr, p)
+			return nil, fmt.Errorf("h2: %s: %w (got %q)", addr, retries.ErrHTTP2NotNegotiated, p)
 		}
 		nc = tc
 	}
@@ -425,6 +431,15 @@ func (t *Transport) dial(ctx context.Context, scheme, addr string) (*conn, error
 		return nil, &ConnError{Addr: addr, Cause: err}
 	}
 	return c, nil
+}
+
+// noApplicationProtocol reports whether err is the server's TLS alert
+// no_application_protocol (120), which crypto/tls reports as a "remote
+// error" of an unexported type.
+func noApplicationProtocol(err error) bool {
+	var opErr *net.OpError
+	return errors.As(err, &opErr) && opErr.Op == "remote error" && opErr.Err != nil &&
+		opErr.Err.Error() == "tls: no application protocol"
 }
 
 // validHeaders checks header names and values for what HTTP/2 cannot carry.
