@@ -24,12 +24,7 @@ type taggedContext struct {
 func TestFeeder_IncomparableContextsAreSafe(t *testing.T) {
 	srv := vespatest.NewServer()
 	defer srv.Close()
-	c, err := vespa.NewClient(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	f, err := feed.New(c, feed.Config{Connections: 1, MinInflight: 1, MaxInflight: 1})
+	f, err := feed.New(newClient(t, srv.URL()), feed.Config{Connections: 1, MinInflight: 1, MaxInflight: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

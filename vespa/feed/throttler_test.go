@@ -89,28 +89,23 @@ func TestThrottler_BacksOffWhenThrottled(t *testing.T) {
 	th.target.Store(800)
 	th.throttled(600)
 	wantLimit(t, th, 300, "after a 429 with 600 in flight")
-	for range 100 {
-		th.success(time.Millisecond)
-	}
-	wantLimit(t, th, 310, "after 100 successes (300 + 10)")
 	// Back within 90% of the 600 in flight that were throttled, it creeps a
-	// tenth as fast.
-	for range 2300 {
-		th.success(time.Millisecond)
+	// tenth as fast; past them, a fiftieth.
+	for _, step := range []struct {
+		successes, want int
+		after           string
+	}{
+		{100, 310, "after 100 successes (300 + 10)"},
+		{2300, 540, "after 2400 successes (300 + 240)"},
+		{1000, 550, "after 1000 more (540 + 10)"},
+		{5000, 600, "after 5000 more (550 + 50, back where it was throttled)"},
+		{5000, 610, "after 5000 more (past it, one step in fifty successes)"},
+	} {
+		for range step.successes {
+			th.success(time.Millisecond)
+		}
+		wantLimit(t, th, step.want, step.after)
 	}
-	wantLimit(t, th, 540, "after 2400 successes (300 + 240)")
-	for range 1000 {
-		th.success(time.Millisecond)
-	}
-	wantLimit(t, th, 550, "after 1000 more (540 + 10)")
-	for range 5000 {
-		th.success(time.Millisecond)
-	}
-	wantLimit(t, th, 600, "after 5000 more (550 + 50, back where it was throttled)")
-	for range 5000 {
-		th.success(time.Millisecond)
-	}
-	wantLimit(t, th, 610, "after 5000 more (past it, one step in fifty successes)")
 	th.throttled(10)
 	wantLimit(t, th, 16, "after a 429 with 10 in flight (the minimum)")
 }
