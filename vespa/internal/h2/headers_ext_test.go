@@ -15,46 +15,47 @@ import (
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/internal/h2"
 )
 
 // headerServer answers each request with the header fields its path names
 // (see the cases below), split into frames of at most split bytes of
 // header block, and the body "ok".
-func headerServer(t *testing.T, split int, fields map[string][]hpack.HeaderField) *rawServer {
-	return newRawServer(t, func(sc *rawConn, _ int) {
-		sc.writeSettings()
-		for f, r := range sc.frames() {
-			if _, ok := f.(*http2.MetaHeadersFrame); !ok || !r.ended {
+func headerServer(t *testing.T, split int, fields map[string][]hpack.HeaderField) *testutil.H2Server {
+	return testutil.NewH2Server(t, func(sc *testutil.H2Conn, _ int) {
+		sc.WriteSettings()
+		for f, r := range sc.Frames() {
+			if _, ok := f.(*http2.MetaHeadersFrame); !ok || !r.Ended {
 				continue
 			}
-			sc.ebuf.Reset()
-			hf := fields[r.path]
+			sc.EBuf.Reset()
+			hf := fields[r.Path]
 			for _, f := range hf {
-				_ = sc.enc.WriteField(f)
+				_ = sc.Enc.WriteField(f)
 			}
-			blk := sc.ebuf.Bytes()
+			blk := sc.EBuf.Bytes()
 			first := true
 			for first || len(blk) > 0 {
 				n := min(split, len(blk))
 				frag := blk[:n]
 				blk = blk[n:]
 				if first {
-					_ = sc.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: r.id, BlockFragment: frag, EndHeaders: len(blk) == 0})
+					_ = sc.Fr.WriteHeaders(http2.HeadersFrameParam{StreamID: r.ID, BlockFragment: frag, EndHeaders: len(blk) == 0})
 					first = false
 				} else {
-					_ = sc.fr.WriteContinuation(r.id, len(blk) == 0, frag)
+					_ = sc.Fr.WriteContinuation(r.ID, len(blk) == 0, frag)
 				}
 			}
-			if r.path == "/trailers" {
-				_ = sc.fr.WriteData(r.id, false, []byte("ok"))
-				sc.ebuf.Reset()
-				_ = sc.enc.WriteField(hpack.HeaderField{Name: "x-checksum", Value: "abc"})
-				_ = sc.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: r.id, BlockFragment: sc.ebuf.Bytes(), EndHeaders: true, EndStream: true})
+			if r.Path == "/trailers" {
+				_ = sc.Fr.WriteData(r.ID, false, []byte("ok"))
+				sc.EBuf.Reset()
+				_ = sc.Enc.WriteField(hpack.HeaderField{Name: "x-checksum", Value: "abc"})
+				_ = sc.Fr.WriteHeaders(http2.HeadersFrameParam{StreamID: r.ID, BlockFragment: sc.EBuf.Bytes(), EndHeaders: true, EndStream: true})
 			} else {
-				_ = sc.fr.WriteData(r.id, true, []byte("ok"))
+				_ = sc.Fr.WriteData(r.ID, true, []byte("ok"))
 			}
-			sc.flush()
+			sc.Flush()
 		}
 	})
 }
@@ -77,7 +78,7 @@ func TestHeaders_DecodedAndChecked(t *testing.T) {
 		tr := newTransport(t, &h2.Transport{MaxResponseHeaderBytes: 4096 + 400})
 		ctx := context.Background()
 		for _, path := range []string{"/good", "/upper", "/path", "/twice", "/late", "/nostatus", "/value", "/good", "/trailers"} {
-			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.url+path, nil)
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+path, nil)
 			res, err := tr.RoundTrip(req)
 			good := path == "/good" || path == "/trailers"
 			if !good {
@@ -113,10 +114,10 @@ func TestHeaders_LargerThanTheLimit(t *testing.T) {
 		"/good": {{Name: ":status", Value: "200"}},
 	})
 	tr := newTransport(t, &h2.Transport{MaxResponseHeaderBytes: 400})
-	if _, _, err := get(tr, context.Background(), srv.url+"/big"); err == nil {
+	if _, _, err := get(tr, context.Background(), srv.URL+"/big"); err == nil {
 		t.Fatal("headers above MaxResponseHeaderBytes were taken")
 	}
-	if code, body, err := get(tr, context.Background(), srv.url+"/good"); err != nil || code != 200 || body != "ok" {
+	if code, body, err := get(tr, context.Background(), srv.URL+"/good"); err != nil || code != 200 || body != "ok" {
 		t.Fatalf("the next request: %d %q %v", code, body, err)
 	}
 }
@@ -185,12 +186,12 @@ func TestHeaders_BlockEndsTheConnection(t *testing.T) {
 	} {
 		srv := headerServer(t, tc.split, map[string][]hpack.HeaderField{"/bad": tc.block, "/good": {status}})
 		tr := newTransport(t, &h2.Transport{MaxResponseHeaderBytes: tc.limit})
-		_, _, err := get(tr, context.Background(), srv.url+"/bad")
+		_, _, err := get(tr, context.Background(), srv.URL+"/bad")
 		var ce *h2.ConnError
 		if !errors.As(err, &ce) || !errors.Is(err, http2.ConnectionError(http2.ErrCodeProtocol)) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v; want a PROTOCOL_ERROR *ConnError saying %q", tc.name, err, tc.want)
 		}
-		if code, body, err := get(tr, context.Background(), srv.url+"/good"); err != nil || code != 200 || body != "ok" {
+		if code, body, err := get(tr, context.Background(), srv.URL+"/good"); err != nil || code != 200 || body != "ok" {
 			t.Errorf("%s: the next request: %d %q %v", tc.name, code, body, err)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/internal/h2"
 	"github.com/govespa/govespa/vespa/retries"
 )
@@ -38,41 +39,41 @@ func get(rt http.RoundTripper, ctx context.Context, url string) (int, string, er
 // must be sent again; after that, a second open stream or an overrun window
 // is an error of the client.
 func TestRaw_TinyWindowsOneStream(t *testing.T) {
-	srv := newRawServer(t, func(sc *rawConn, _ int) {
-		sc.writeSettings(http2.Setting{ID: http2.SettingMaxConcurrentStreams, Val: 1},
+	srv := testutil.NewH2Server(t, func(sc *testutil.H2Conn, _ int) {
+		sc.WriteSettings(http2.Setting{ID: http2.SettingMaxConcurrentStreams, Val: 1},
 			http2.Setting{ID: http2.SettingInitialWindowSize, Val: 16})
 		open := 0
-		for f, r := range sc.frames() {
+		for f, r := range sc.Frames() {
 			switch f.(type) {
 			case *http2.MetaHeadersFrame:
 				open++
 				if open > 1 {
-					if sc.acked {
-						sc.t.Errorf("stream %d opened while another is open, after SETTINGS MAX_CONCURRENT_STREAMS 1", r.id)
+					if sc.Acked {
+						sc.T.Errorf("stream %d opened while another is open, after SETTINGS MAX_CONCURRENT_STREAMS 1", r.ID)
 					}
-					_ = sc.fr.WriteRSTStream(r.id, http2.ErrCodeRefusedStream)
-					sc.flush()
-					delete(sc.reqs, r.id)
+					_ = sc.Fr.WriteRSTStream(r.ID, http2.ErrCodeRefusedStream)
+					sc.Flush()
+					delete(sc.Reqs, r.ID)
 					open--
 					continue
 				}
 			case *http2.DataFrame:
 				time.Sleep(50 * time.Microsecond) // a slow reader
-				if !r.ended {
-					sc.grant(r, 16)
+				if !r.Ended {
+					sc.Grant(r, 16)
 				}
 			case *http2.RSTStreamFrame:
 				if r != nil {
-					delete(sc.reqs, r.id)
+					delete(sc.Reqs, r.ID)
 					open--
 				}
 				continue
 			default:
 				continue
 			}
-			if r != nil && r.ended {
-				sc.respond(r.id, 200, []byte(strconv.Itoa(len(r.body))+" "+string(r.body[:8])))
-				delete(sc.reqs, r.id)
+			if r != nil && r.Ended {
+				sc.Respond(r.ID, 200, []byte(strconv.Itoa(len(r.Body))+" "+string(r.Body[:8])))
+				delete(sc.Reqs, r.ID)
 				open--
 			}
 		}
@@ -80,7 +81,7 @@ func TestRaw_TinyWindowsOneStream(t *testing.T) {
 	tr := newTransport(t, nil)
 	parallel(20, func(i int) {
 		body := []byte(fmt.Sprintf("%08d", i) + string(bytes.Repeat([]byte("b"), 1000)))
-		res, data := post(t, tr, srv.url+"/p", body)
+		res, data := post(t, tr, srv.URL+"/p", body)
 		if res.StatusCode != http.StatusOK || string(data) != fmt.Sprintf("1008 %08d", i) {
 			t.Errorf("request %d: %d %q", i, res.StatusCode, data)
 		}
@@ -94,17 +95,17 @@ func TestRaw_TinyWindowsOneStream(t *testing.T) {
 func TestRaw_GoAwayMidFeed(t *testing.T) {
 	var mu sync.Mutex
 	answered := map[string]int{}
-	answer := func(sc *rawConn, r *request) {
+	answer := func(sc *testutil.H2Conn, r *testutil.H2Request) {
 		mu.Lock()
-		answered[r.path]++
+		answered[r.Path]++
 		mu.Unlock()
-		sc.respond(r.id, 200, []byte(r.path))
+		sc.Respond(r.ID, 200, []byte(r.Path))
 	}
-	srv := newRawServer(t, func(sc *rawConn, index int) {
-		sc.writeSettings()
-		var seen []*request
-		for f, r := range sc.frames() {
-			if _, ok := f.(*http2.MetaHeadersFrame); !ok || !r.ended {
+	srv := testutil.NewH2Server(t, func(sc *testutil.H2Conn, index int) {
+		sc.WriteSettings()
+		var seen []*testutil.H2Request
+		for f, r := range sc.Frames() {
+			if _, ok := f.(*http2.MetaHeadersFrame); !ok || !r.Ended {
 				continue
 			}
 			if index > 0 {
@@ -113,8 +114,8 @@ func TestRaw_GoAwayMidFeed(t *testing.T) {
 			}
 			seen = append(seen, r)
 			if len(seen) == 6 {
-				_ = sc.fr.WriteGoAway(seen[2].id, http2.ErrCodeNo, []byte("going away"))
-				sc.flush()
+				_ = sc.Fr.WriteGoAway(seen[2].ID, http2.ErrCodeNo, []byte("going away"))
+				sc.Flush()
 				for _, r := range seen[:3] {
 					answer(sc, r)
 				}
@@ -126,7 +127,7 @@ func TestRaw_GoAwayMidFeed(t *testing.T) {
 	tr := newTransport(t, nil)
 	parallel(12, func(i int) {
 		path := "/doc/" + strconv.Itoa(i)
-		code, data, err := get(tr, context.Background(), srv.url+path)
+		code, data, err := get(tr, context.Background(), srv.URL+path)
 		if err != nil || code != 200 || data != path {
 			t.Errorf("%s: %d %q %v", path, code, data, err)
 		}
@@ -146,32 +147,32 @@ func TestRaw_GoAwayMidFeed(t *testing.T) {
 // classifies as a connection error.
 func TestRaw_Resets(t *testing.T) {
 	var refused atomic.Int32
-	srv := newRawServer(t, func(sc *rawConn, _ int) {
-		sc.writeSettings()
-		for f, r := range sc.frames() {
+	srv := testutil.NewH2Server(t, func(sc *testutil.H2Conn, _ int) {
+		sc.WriteSettings()
+		for f, r := range sc.Frames() {
 			if _, ok := f.(*http2.MetaHeadersFrame); !ok {
 				continue
 			}
 			switch {
-			case r.path == "/refuse-once" && refused.Add(1) == 1:
-				_ = sc.fr.WriteRSTStream(r.id, http2.ErrCodeRefusedStream)
-				sc.flush()
-			case r.path == "/reset":
-				_ = sc.fr.WriteRSTStream(r.id, http2.ErrCodeInternal)
-				sc.flush()
+			case r.Path == "/refuse-once" && refused.Add(1) == 1:
+				_ = sc.Fr.WriteRSTStream(r.ID, http2.ErrCodeRefusedStream)
+				sc.Flush()
+			case r.Path == "/reset":
+				_ = sc.Fr.WriteRSTStream(r.ID, http2.ErrCodeInternal)
+				sc.Flush()
 			default:
-				sc.respond(r.id, 200, []byte("ok"))
+				sc.Respond(r.ID, 200, []byte("ok"))
 			}
 		}
 	})
 	tr := newTransport(t, nil)
-	if code, _, err := get(tr, context.Background(), srv.url+"/refuse-once"); err != nil || code != 200 {
+	if code, _, err := get(tr, context.Background(), srv.URL+"/refuse-once"); err != nil || code != 200 {
 		t.Errorf("refused once: %d %v, want 200", code, err)
 	}
 	if refused.Load() != 2 {
 		t.Errorf("the refused request was sent %d times, want 2", refused.Load())
 	}
-	_, _, err := get(tr, context.Background(), srv.url+"/reset")
+	_, _, err := get(tr, context.Background(), srv.URL+"/reset")
 	var se http2.StreamError
 	if !errors.As(err, &se) || se.Code != http2.ErrCodeInternal {
 		t.Fatalf("reset: err = %v, want a StreamError INTERNAL_ERROR", err)
@@ -180,7 +181,7 @@ func TestRaw_Resets(t *testing.T) {
 		t.Errorf("IsConnectionError(%v) = false", err)
 	}
 	// The connection goes on.
-	if code, _, err := get(tr, context.Background(), srv.url+"/after"); err != nil || code != 200 {
+	if code, _, err := get(tr, context.Background(), srv.URL+"/after"); err != nil || code != 200 {
 		t.Errorf("after the reset: %d %v", code, err)
 	}
 }
@@ -190,16 +191,16 @@ func TestRaw_Resets(t *testing.T) {
 // none is sent again by the transport, and the next request dials anew.
 func TestRaw_ConnectionLost(t *testing.T) {
 	var headers atomic.Int32
-	srv := newRawServer(t, func(sc *rawConn, index int) {
-		sc.writeSettings()
+	srv := testutil.NewH2Server(t, func(sc *testutil.H2Conn, index int) {
+		sc.WriteSettings()
 		n := 0
-		for f, r := range sc.frames() {
+		for f, r := range sc.Frames() {
 			if _, ok := f.(*http2.MetaHeadersFrame); !ok {
 				continue
 			}
 			headers.Add(1)
 			if index > 0 {
-				sc.respond(r.id, 200, nil)
+				sc.Respond(r.ID, 200, nil)
 				continue
 			}
 			if n++; n == 3 {
@@ -209,7 +210,7 @@ func TestRaw_ConnectionLost(t *testing.T) {
 	})
 	tr := newTransport(t, nil)
 	parallel(3, func(_ int) {
-		_, _, err := get(tr, context.Background(), srv.url+"/x")
+		_, _, err := get(tr, context.Background(), srv.URL+"/x")
 		var ce *h2.ConnError
 		if !errors.As(err, &ce) || !errors.Is(err, io.ErrUnexpectedEOF) || !retries.IsConnectionError(err) {
 			t.Errorf("err = %v, want a *ConnError that is a connection error", err)
@@ -221,7 +222,7 @@ func TestRaw_ConnectionLost(t *testing.T) {
 	if n := headers.Load(); n != 3 {
 		t.Errorf("the server saw %d requests, want 3 (none sent again)", n)
 	}
-	if code, _, err := get(tr, context.Background(), srv.url+"/y"); err != nil || code != 200 {
+	if code, _, err := get(tr, context.Background(), srv.URL+"/y"); err != nil || code != 200 {
 		t.Errorf("after the loss: %d %v", code, err)
 	}
 }
@@ -232,11 +233,11 @@ func TestRaw_PingAndCancel(t *testing.T) {
 	pong := make(chan [8]byte, 1)
 	reset := make(chan http2.ErrCode, 1)
 	gotHeaders := make(chan struct{})
-	srv := newRawServer(t, func(sc *rawConn, _ int) {
-		sc.writeSettings()
-		_ = sc.fr.WritePing(false, [8]byte{1, 2, 3, 4, 5, 6, 7, 8})
-		sc.flush()
-		for f := range sc.frames() {
+	srv := testutil.NewH2Server(t, func(sc *testutil.H2Conn, _ int) {
+		sc.WriteSettings()
+		_ = sc.Fr.WritePing(false, [8]byte{1, 2, 3, 4, 5, 6, 7, 8})
+		sc.Flush()
+		for f := range sc.Frames() {
 			switch f := f.(type) {
 			case *http2.PingFrame:
 				if f.IsAck() {
@@ -253,7 +254,7 @@ func TestRaw_PingAndCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
-		_, _, err := get(tr, ctx, srv.url+"/never")
+		_, _, err := get(tr, ctx, srv.URL+"/never")
 		errc <- err
 	}()
 	<-gotHeaders
@@ -274,14 +275,14 @@ func TestRaw_PingAndCancel(t *testing.T) {
 // RST_STREAM, without ever sending the body.
 func TestRaw_AnswerBeforeBody(t *testing.T) {
 	reset := make(chan struct{}, 1)
-	srv := newRawServer(t, func(sc *rawConn, _ int) {
-		sc.writeSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 0})
-		for f, r := range sc.frames() {
+	srv := testutil.NewH2Server(t, func(sc *testutil.H2Conn, _ int) {
+		sc.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 0})
+		for f, r := range sc.Frames() {
 			switch f.(type) {
 			case *http2.MetaHeadersFrame:
-				sc.respond(r.id, 413, []byte("too large"))
+				sc.Respond(r.ID, 413, []byte("too large"))
 			case *http2.DataFrame:
-				sc.t.Errorf("DATA on a zero window")
+				sc.T.Errorf("DATA on a zero window")
 			case *http2.RSTStreamFrame:
 				reset <- struct{}{}
 			}
@@ -289,7 +290,7 @@ func TestRaw_AnswerBeforeBody(t *testing.T) {
 	})
 	tr := newTransport(t, nil)
 	body := bytes.Repeat([]byte("z"), 10_000)
-	res, data := post(t, tr, srv.url+"/big", body)
+	res, data := post(t, tr, srv.URL+"/big", body)
 	if res.StatusCode != http.StatusRequestEntityTooLarge || string(data) != "too large" {
 		t.Errorf("%d %q", res.StatusCode, data)
 	}
@@ -301,11 +302,11 @@ func TestRaw_AnswerBeforeBody(t *testing.T) {
 // end RoundTrip at once, though the writer stays blocked on the socket.
 func TestRaw_StopsReading(t *testing.T) {
 	release := make(chan struct{})
-	srv := newRawServer(t, func(sc *rawConn, _ int) {
-		sc.writeSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 30})
-		_ = sc.fr.WriteWindowUpdate(0, 1<<30)
-		sc.flush()
-		for f := range sc.frames() {
+	srv := testutil.NewH2Server(t, func(sc *testutil.H2Conn, _ int) {
+		sc.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 30})
+		_ = sc.Fr.WriteWindowUpdate(0, 1<<30)
+		sc.Flush()
+		for f := range sc.Frames() {
 			if _, ok := f.(*http2.MetaHeadersFrame); ok {
 				<-release // stop reading
 				return
@@ -318,7 +319,7 @@ func TestRaw_StopsReading(t *testing.T) {
 		_ = tr.Close()
 	}()
 	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.url+"/big", bytes.NewReader(make([]byte, 64<<20)))
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/big", bytes.NewReader(make([]byte, 64<<20)))
 	errc := goRoundTrip(tr, req)
 	time.Sleep(200 * time.Millisecond) // the socket buffers fill
 	cancel()
@@ -334,23 +335,23 @@ func TestRaw_StopsReading(t *testing.T) {
 // the stream window and the stream fails.
 func TestRaw_PaddedData(t *testing.T) {
 	const frames = 5000 // 5000 × 256 bytes: more than the 1 MiB stream window
-	srv := newRawServer(t, func(sc *rawConn, _ int) {
-		for f, r := range sc.frames() {
+	srv := testutil.NewH2Server(t, func(sc *testutil.H2Conn, _ int) {
+		for f, r := range sc.Frames() {
 			if _, ok := f.(*http2.MetaHeadersFrame); !ok {
 				continue
 			}
-			sc.ebuf.Reset()
-			_ = sc.enc.WriteField(hpack.HeaderField{Name: ":status", Value: "200"})
-			_ = sc.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: r.id, BlockFragment: sc.ebuf.Bytes(), EndHeaders: true})
+			sc.EBuf.Reset()
+			_ = sc.Enc.WriteField(hpack.HeaderField{Name: ":status", Value: "200"})
+			_ = sc.Fr.WriteHeaders(http2.HeadersFrameParam{StreamID: r.ID, BlockFragment: sc.EBuf.Bytes(), EndHeaders: true})
 			pad := make([]byte, 255)
 			for i := range frames {
-				_ = sc.fr.WriteDataPadded(r.id, i == frames-1, []byte{'x'}, pad)
+				_ = sc.Fr.WriteDataPadded(r.ID, i == frames-1, []byte{'x'}, pad)
 			}
-			sc.flush()
+			sc.Flush()
 		}
 	})
 	tr := newTransport(t, nil)
-	status, body, err := get(tr, t.Context(), srv.url+"/padded")
+	status, body, err := get(tr, t.Context(), srv.URL+"/padded")
 	if err != nil || status != http.StatusOK || len(body) != frames {
 		t.Fatalf("status %d, %d bytes, error %v; want 200, %d bytes", status, len(body), err, frames)
 	}
