@@ -217,6 +217,8 @@ type config struct {
 	httpVersion    HTTPVersion
 	http2Transport HTTP2Transport
 	idle           time.Duration
+	readIdle       time.Duration // WithHealthCheck
+	pingTimeout    time.Duration
 	logger         *slog.Logger
 	policy         retries.Policy
 	attempts       int
@@ -233,6 +235,8 @@ func defaultConfig() config {
 		userAgent:   UserAgent,
 		connections: DefaultConnections,
 		idle:        DefaultIdleConnTimeout,
+		readIdle:    DefaultReadIdleTimeout,
+		pingTimeout: DefaultPingTimeout,
 		logger:      slog.New(slog.DiscardHandler),
 		policy:      retries.SyncRequestPolicy(),
 		docLimit:    DefaultDocumentLimit,

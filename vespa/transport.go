@@ -66,7 +66,8 @@ func buildTLS(c *config) (*tls.Config, error) {
 // net/http's.
 func newTransport(c *config, tlsCfg *tls.Config, endpoint *url.URL) http.RoundTripper {
 	if c.httpVersion == HTTP2 && c.http2Transport == HTTP2Batching && !proxied(endpoint) {
-		return &h2.Transport{TLSClientConfig: tlsCfg.Clone(), IdleConnTimeout: c.idle}
+		return &h2.Transport{TLSClientConfig: tlsCfg.Clone(), IdleConnTimeout: c.idle,
+			ReadIdleTimeout: c.readIdle, PingTimeout: c.pingTimeout}
 	}
 	return newNetHTTPTransport(c, tlsCfg)
 }
@@ -108,6 +109,7 @@ func newNetHTTPTransport(c *config, tlsCfg *tls.Config) *http.Transport {
 		t.ForceAttemptHTTP2 = true
 	}
 	t.Protocols = p
+	t.HTTP2 = &http.HTTP2Config{SendPingTimeout: c.readIdle, PingTimeout: c.pingTimeout}
 	return t
 }
 

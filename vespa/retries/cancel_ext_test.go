@@ -75,6 +75,9 @@ func TestCancellation_DefaultPredicates(t *testing.T) {
 // SDK's policies run changes nothing the package reads (run with -race:
 // before, the SDK read those variables).
 func TestPolicies_AssigningTheVariablesRacesNothing(t *testing.T) {
+	// Other tests read the variables: leave them as they were. (Read them
+	// before the goroutine that writes them starts.)
+	cp, codes := retries.ControlPlane, retries.TransientConflictCodes
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
 	wg.Go(func() {
@@ -88,12 +91,11 @@ func TestPolicies_AssigningTheVariablesRacesNothing(t *testing.T) {
 			retries.TransientConflictCodes = nil
 		}
 	})
-	defer func(cp retries.Policy, codes []string) {
+	defer func() {
 		close(stop)
 		wg.Wait()
-		// Other tests read the variables: leave them as they were.
 		retries.ControlPlane, retries.TransientConflictCodes = cp, codes
-	}(retries.ControlPlane, retries.TransientConflictCodes)
+	}()
 	for range 100 {
 		if p := retries.ControlPlanePolicy(); p.Name() != "ControlPlane" || p.MaxAttempts() != 3 {
 			t.Fatalf("ControlPlanePolicy() = %v", p)

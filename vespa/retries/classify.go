@@ -80,7 +80,7 @@ func IsConnectionError(err error) bool {
 		if errors.Is(uerr.Err, io.EOF) {
 			return true
 		}
-		if isServerClosedIdle(uerr.Err) {
+		if isServerClosedIdle(uerr.Err) || isLostPing(uerr.Err) {
 			return true
 		}
 	}
@@ -102,6 +102,17 @@ func isServerClosedIdle(err error) bool {
 		return false
 	}
 	return err.Error() == serverClosedIdle
+}
+
+// lostPing is the text of the error that net/http's HTTP/2 fails the streams
+// of a connection with when the server left a PING of its health check
+// unanswered (http2ClientConn.closeForLostPing in h2_bundle.go, Go 1.26): a
+// connection error, made by errors.New at the call.
+const lostPing = "http2: client connection lost"
+
+// isLostPing reports whether err is that error, by its type and exact text.
+func isLostPing(err error) bool {
+	return err != nil && reflect.TypeOf(err) == errorStringType && err.Error() == lostPing
 }
 
 // errorStringType is the dynamic type of the errors made by errors.New.

@@ -265,6 +265,7 @@ func TestIsConnectionErrorByType(t *testing.T) {
 		{"net/http's server closed idle connection", &url.Error{Op: "Post", URL: "http://x", Err: errors.New(serverClosedIdle)}, true},
 		{"that text in another type", &url.Error{Op: "Post", URL: "http://x", Err: &wrapError{errors.New("x")}}, false},
 		{"that text outside a *url.Error", errors.New(serverClosedIdle), false},
+		{"net/http's HTTP/2 PING unanswered", &url.Error{Op: "Post", URL: "http://x", Err: errors.New(lostPing)}, true},
 		{"message text alone", errors.New("read: connection reset by peer"), false},
 		{"context.Canceled", &url.Error{Op: "Get", URL: "http://x", Err: context.Canceled}, false},
 		{"a dial cut by a deadline", &net.OpError{Op: "dial", Err: context.DeadlineExceeded}, false},
@@ -292,6 +293,9 @@ func TestNetHTTPInternalsStillMatch(t *testing.T) {
 	bundle, err := os.ReadFile(filepath.Join(dir, "h2_bundle.go"))
 	if err != nil {
 		t.Skipf("h2_bundle.go not available: %v", err)
+	}
+	if want := `errors.New("` + lostPing + `")`; !strings.Contains(string(bundle), want) {
+		t.Errorf("net/http/h2_bundle.go no longer has %s", want)
 	}
 	for _, typ := range http2ErrorTypes {
 		if typ.pkgPath == "net/http" && !strings.Contains(string(bundle), "type "+typ.name+" ") {

@@ -3,9 +3,11 @@ package h2
 import (
 	"bufio"
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/net/http2"
@@ -30,6 +32,10 @@ const (
 	maxReservations = 1 << 29
 	// defaultWindow is HTTP/2's initial window before SETTINGS say otherwise.
 	defaultWindow = 65535
+	// maxSilentTimeouts is how many streams in a row may end by their
+	// deadline with nothing read on the connection since they were sent
+	// before the connection takes no new stream.
+	maxSilentTimeouts = 3
 )
 
 // conn is one HTTP/2 connection: a reader goroutine, a writer goroutine and
@@ -58,6 +64,7 @@ type conn struct {
 	wake          chan struct{} // cap 1: the writer has work
 	done          chan struct{} // closed by shutdown
 	doneOnce      sync.Once
+	reads         atomic.Uint64 // reads from the socket that brought bytes
 
 	mu             sync.Mutex
 	streams        map[uint32]*stream
@@ -78,6 +85,14 @@ type conn struct {
 	closed         bool
 	err            error // why the connection ended
 	lastActiveDone time.Time
+	retired        bool      // takes no new stream: it only timed out (see timedOut)
+	silent         int       // streams timed out in a row with no response since they were sent
+	responses      uint64    // responses received
+	pingOut        bool      // a PING of ours is unanswered
+	pingAt         time.Time // when it was queued
+	pingData       [8]byte
+	pings          uint64
+	deadlineSet    bool // the socket has a read deadline
 }
 
 // ctrlFrame is a control frame for the writer.
@@ -96,6 +111,7 @@ const (
 	ctrlRST
 	ctrlWindowUpdate
 	ctrlTableSize
+	ctrlPing
 )
 
 // newConn writes the preface and this side's settings and starts the
@@ -119,7 +135,7 @@ func newConn(t *Transport, nc net.Conn, addr string) (*conn, error) {
 		wake:           make(chan struct{}, 1),
 		done:           make(chan struct{}),
 	}
-	c.br = bufio.NewReaderSize(nc, bufSize)
+	c.br = bufio.NewReaderSize(idleReader{c}, bufSize)
 	c.fr = http2.NewFramer(c.bw, c.br)
 	maxHeader := t.MaxResponseHeaderBytes
 	if maxHeader == 0 {
@@ -158,7 +174,7 @@ func newConn(t *Transport, nc net.Conn, addr string) (*conn, error) {
 func (c *conn) reserve() (ok, usable bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed || c.goAway != nil || c.reservations >= maxReservations {
+	if c.closed || c.goAway != nil || c.retired || c.reservations >= maxReservations {
 		return false, false
 	}
 	if uint32(c.active) >= c.maxStreams { //nolint:gosec // active is never negative
@@ -193,7 +209,7 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*
 		s.written.Store(true)
 	}
 	c.mu.Lock()
-	if c.closed || c.goAway != nil {
+	if c.closed || c.goAway != nil || c.retired {
 		err := c.notProcessed(nil)
 		c.active--
 		c.mu.Unlock()
@@ -208,6 +224,9 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*
 		select {
 		case <-s.wake:
 		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				c.timedOut(s)
+			}
 			c.cancel(s)
 			s.releaseBody()
 			return nil, ctx.Err()
@@ -279,7 +298,7 @@ func (c *conn) finish(s *stream) {
 		if c.t.IdleConnTimeout > 0 {
 			c.signal() // the writer arms its idle timer
 		}
-		if c.goAway != nil && !c.closed {
+		if (c.goAway != nil || c.retired) && !c.closed {
 			c.closeLocked(nil)
 		}
 	}

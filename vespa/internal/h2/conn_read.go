@@ -88,7 +88,9 @@ func (c *conn) handle(f http2.Frame) error {
 	case *http2.WindowUpdateFrame:
 		return c.onWindowUpdate(f)
 	case *http2.PingFrame:
-		if !f.IsAck() {
+		if f.IsAck() {
+			c.onPingAck(f.Data)
+		} else {
 			c.mu.Lock()
 			c.queueCtrl(ctrlFrame{kind: ctrlPingAck, data: f.Data})
 			c.mu.Unlock()
@@ -139,6 +141,8 @@ func (c *conn) onHeaders(id uint32, fields []hpack.HeaderField, ended, truncated
 			c.mu.Unlock()
 			return nil // 1xx: the final response follows
 		}
+		c.silent = 0 // the server answers
+		c.responses++
 		res := &s.resp
 		*res = http.Response{
 			Status:        statusLine(code),

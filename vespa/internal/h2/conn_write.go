@@ -145,6 +145,8 @@ func (c *conn) takeLocked(b *writeBatch) {
 		open++
 		taken++
 		s.id = c.nextID
+		s.readsAtOpen = c.reads.Load()
+		s.responsesAtOpen = c.responses
 		c.nextID += 2
 		c.streams[s.id] = s
 		s.sendWindow = int64(c.peerWindow)
@@ -203,6 +205,8 @@ func (c *conn) writeBatch(b *writeBatch) error {
 			err = c.fr.WriteSettingsAck()
 		case ctrlPingAck:
 			err = c.fr.WritePing(true, f.data)
+		case ctrlPing:
+			err = c.fr.WritePing(false, f.data)
 		case ctrlRST:
 			err = c.fr.WriteRSTStream(f.streamID, http2.ErrCode(f.n))
 		case ctrlWindowUpdate:

@@ -44,8 +44,14 @@
 //     retries.IsConnectionError classifies it as a connection error.
 //   - A request's context ends it: RST_STREAM(CANCEL) is sent, and
 //     RoundTrip or the body's Read returns the context's error.
+//   - Health: a connection that received nothing for
+//     [Transport.ReadIdleTimeout], or whose request timed out with nothing
+//     received since it was sent, sends a PING; one unanswered within
+//     [Transport.PingTimeout] closes the connection ([ErrPingTimeout]). A
+//     connection whose requests time out three times in a row with no
+//     response between takes no new stream and closes once drained.
 //
 // Responses are never decompressed: the transport does not ask for gzip.
-// Not supported: proxies (it dials the server directly), request trailers,
-// priorities, and health-check PINGs of its own.
+// Not supported: proxies (it dials the server directly), request trailers
+// and priorities.
 package h2

@@ -15,6 +15,10 @@ import (
 // fresh connection a few times before giving up with this error.
 var ErrNotProcessed = errors.New("h2: the server did not process the request")
 
+// ErrPingTimeout is the Cause of the [*ConnError] of the streams of a
+// connection closed because the server did not answer a PING in time.
+var ErrPingTimeout = errors.New("h2: the server did not answer a PING in time")
+
 // ErrClosed is returned by requests made after [Transport.Close].
 var ErrClosed = errors.New("h2: transport closed")
 

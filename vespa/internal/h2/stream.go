@@ -18,14 +18,16 @@ type stream struct {
 	wake chan struct{} // cap 1: the state changed
 
 	// Request side.
-	body       []byte // the request body; the caller's bytes until released
-	id         uint32
-	sent       int   // bytes of body planned for writing
-	endSent    bool  // END_STREAM planned
-	sendWindow int64 // stream send window
-	bodyMu     sync.Mutex
-	released   bool        // under bodyMu: the writer must not touch body
-	written    atomic.Bool // set under bodyMu: the whole request is written
+	body            []byte // the request body; the caller's bytes until released
+	id              uint32
+	readsAtOpen     uint64 // the connection's reads when id was given
+	responsesAtOpen uint64 // and its responses
+	sent            int    // bytes of body planned for writing
+	endSent         bool   // END_STREAM planned
+	sendWindow      int64  // stream send window
+	bodyMu          sync.Mutex
+	released        bool        // under bodyMu: the writer must not touch body
+	written         atomic.Bool // set under bodyMu: the whole request is written
 
 	// Response side.
 	resp        http.Response // res points here once the headers came

@@ -42,6 +42,15 @@ type Transport struct {
 	// MaxResponseHeaderBytes bounds a response's header list; zero means
 	// 1 MiB.
 	MaxResponseHeaderBytes uint32
+	// ReadIdleTimeout is how long a connection may receive nothing before
+	// it sends a PING to learn whether the server is still there. Zero
+	// means no such PING; a connection still sends one after a silent
+	// timeout (see the package doc).
+	ReadIdleTimeout time.Duration
+	// PingTimeout is how long a PING may go unanswered before the
+	// connection is closed, failing its streams with a [*ConnError]
+	// matching [ErrPingTimeout]. Zero means 15 s.
+	PingTimeout time.Duration
 
 	mu      sync.Mutex
 	conns   map[connKey][]*conn
@@ -62,6 +71,14 @@ type Transport struct {
 
 // connKey identifies the connections to one server.
 type connKey struct{ scheme, addr string }
+
+// pingTimeout returns PingTimeout or its default.
+func (t *Transport) pingTimeout() time.Duration {
+	if t.PingTimeout > 0 {
+		return t.PingTimeout
+	}
+	return 15 * time.Second
+}
 
 // retriesNotProcessed is how many times RoundTrip sends again a request the
 // server did not process before it gives up.
@@ -468,7 +485,7 @@ func (t *Transport) StreamLimit() (n int, ok bool) {
 	for _, conns := range t.conns {
 		for _, c := range conns {
 			c.mu.Lock()
-			if c.gotSettings && !c.closed && c.goAway == nil {
+			if c.gotSettings && !c.closed && c.goAway == nil && !c.retired {
 				sum += uint64(c.maxStreams)
 				ok = true
 			}
