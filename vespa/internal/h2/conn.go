@@ -272,11 +272,27 @@ func (c *conn) cancel(s *stream) {
 	c.t.signalFree()
 }
 
-// queueCtrl queues a control frame; the caller holds mu and signals.
+// maxQueuedControlFrames bounds the control frames waiting for the writer,
+// as x/net's server bounds its own (maxQueuedControlFrames): a server that
+// floods PINGs or SETTINGS and never reads the answers would otherwise
+// grow them without end.
+const maxQueuedControlFrames = 10000
+
+// errTooManyControlFrames is the Cause of the *ConnError of a connection
+// closed for it.
+var errTooManyControlFrames = errors.New("h2: the server sends frames that need an answer faster than it reads the answers")
+
+// queueCtrl queues a control frame; the caller holds mu and signals. Past
+// maxQueuedControlFrames the connection is closed.
 func (c *conn) queueCtrl(f ctrlFrame) {
-	if !c.closed {
-		c.ctrl = append(c.ctrl, f)
+	if c.closed {
+		return
 	}
+	if len(c.ctrl) >= maxQueuedControlFrames {
+		c.closeLocked(errTooManyControlFrames)
+		return
+	}
+	c.ctrl = append(c.ctrl, f)
 }
 
 // finish retires s: its slot is free. The caller holds mu and calls

@@ -299,6 +299,14 @@ func (c *conn) onData(f *http2.DataFrame) error {
 		wake = c.creditLocked(s, pad)
 	}
 	if len(data) > 0 {
+		if s.roff > 0 && s.roff >= len(s.rbuf)/2 && len(s.rbuf)+len(data) > cap(s.rbuf) {
+			// Move what is unread (at most as much as was read) to the
+			// front rather than grow: a reader that never quite catches up
+			// keeps the buffer near the stream window, not at the size of
+			// the whole body.
+			n := copy(s.rbuf, s.rbuf[s.roff:])
+			s.rbuf, s.roff = s.rbuf[:n], 0
+		}
 		s.rbuf = append(s.rbuf, data...)
 	}
 	ended := f.StreamEnded()
