@@ -195,6 +195,28 @@ func (sc *H2Conn) Frames() iter.Seq2[http2.Frame, *H2Request] {
 	}
 }
 
+// Requests yields each request once, when it is complete (its HEADERS or
+// DATA carried the client's END_STREAM), until the connection ends; every
+// other frame goes to other, if not nil.
+func (sc *H2Conn) Requests(other func(http2.Frame)) iter.Seq[*H2Request] {
+	return func(yield func(*H2Request) bool) {
+		for f, r := range sc.Frames() {
+			switch f.(type) {
+			case *http2.MetaHeadersFrame, *http2.DataFrame:
+				if r.Ended {
+					if !yield(r) {
+						return
+					}
+					continue
+				}
+			}
+			if other != nil {
+				other(f)
+			}
+		}
+	}
+}
+
 // Grant returns n bytes of window to the client, for r and the connection.
 func (sc *H2Conn) Grant(r *H2Request, n uint32) {
 	_ = sc.Fr.WriteWindowUpdate(r.ID, n)

@@ -21,18 +21,14 @@ func SilentH2Server(t testing.TB, answered int, pings bool) (url string, conns *
 	srv := NewH2Server(t, func(sc *H2Conn, index int) {
 		conns.Add(1)
 		sc.WriteSettings()
-		n := 0
-		for f, r := range sc.Frames() {
+		answerPing := func(f http2.Frame) {
 			if p, ok := f.(*http2.PingFrame); ok && !p.IsAck() && (pings || index > 0) {
 				_ = sc.Fr.WritePing(true, p.Data)
 				sc.Flush()
 			}
-			if r == nil || !r.Ended {
-				continue
-			}
-			if _, ok := f.(*http2.PingFrame); ok {
-				continue
-			}
+		}
+		n := 0
+		for r := range sc.Requests(answerPing) {
 			n++
 			if index == 0 && n > answered {
 				continue

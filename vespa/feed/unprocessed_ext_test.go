@@ -25,15 +25,7 @@ func unprocessedServer(t *testing.T, refusals int, goAway bool) (url string, app
 	done := map[string]int{}
 	srv := testutil.NewH2Server(t, func(sc *testutil.H2Conn, _ int) {
 		sc.WriteSettings()
-		for f, r := range sc.Frames() {
-			if r == nil || !r.Ended {
-				continue
-			}
-			if _, ok := f.(*http2.MetaHeadersFrame); !ok {
-				if _, ok := f.(*http2.DataFrame); !ok {
-					continue
-				}
-			}
+		for r := range sc.Requests(nil) {
 			path, _, _ := strings.Cut(r.Path, "?") // the query has the time left
 			mu.Lock()
 			seen[path]++
