@@ -1,14 +1,12 @@
 package feed_test
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"testing"
 
 	"github.com/govespa/govespa/vespa"
@@ -34,24 +32,14 @@ func TestFeeder_NoHTTP2InALPNIsFinal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	var mu sync.Mutex
-	var outcomes []feed.Outcome
-	f, err := feed.New(c, feed.Config{Connections: 1, OnOutcome: func(_ context.Context, o feed.Outcome) {
-		mu.Lock()
-		outcomes = append(outcomes, o)
-		mu.Unlock()
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, recorded := recordingFeeder(t, c, feed.Config{Connections: 1})
 	for i := range 3 {
 		if err := f.Put(t.Context(), vespa.MustParseDocumentID(fmt.Sprintf("id:ns:music::%d", i)), map[string]any{"n": i}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	_ = f.Close(t.Context())
-	mu.Lock()
-	defer mu.Unlock()
+	outcomes := recorded()
 	if len(outcomes) != 3 {
 		t.Fatalf("%d outcomes, want 3", len(outcomes))
 	}

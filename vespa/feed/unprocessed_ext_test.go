@@ -72,16 +72,7 @@ func TestFeeder_UnprocessedIsResentExactlyOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer c.Close()
-			var mu sync.Mutex
-			var outcomes []feed.Outcome
-			f, err := feed.New(c, feed.Config{Connections: 1, OnOutcome: func(_ context.Context, o feed.Outcome) {
-				mu.Lock()
-				outcomes = append(outcomes, o)
-				mu.Unlock()
-			}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			f, recorded := recordingFeeder(t, c, feed.Config{Connections: 1})
 			ctx := context.Background()
 			id := vespa.MustParseDocumentID("id:ns:music::a")
 			if err := f.Update(ctx, id, []byte(`{"fields":{"year":{"increment":1}}}`)); err != nil {
@@ -90,7 +81,7 @@ func TestFeeder_UnprocessedIsResentExactlyOnce(t *testing.T) {
 			if err := f.Close(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if len(outcomes) != 1 || outcomes[0].Err != nil {
+			if outcomes := recorded(); len(outcomes) != 1 || outcomes[0].Err != nil {
 				t.Fatalf("outcomes = %+v, want one success", outcomes)
 			}
 			if n := applied("/document/v1/ns/music/docid/a"); n != 1 {
