@@ -1,8 +1,6 @@
 package feed_test
 
 import (
-	"context"
-	"fmt"
 	"testing"
 	"time"
 
@@ -28,19 +26,7 @@ func TestFeeder_DeadConnectionIsReplaced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	const n = 300
-	for i := range n {
-		if err := f.Put(ctx, vespa.MustParseDocumentID(fmt.Sprintf("id:ns:music::%d", i)), []byte(`{"fields":{"year":1}}`)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.Close(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if s := f.Stats(); s.Succeeded != n {
-		t.Errorf("succeeded %d of %d: %+v", s.Succeeded, n, s)
-	}
+	putAll(t, f, 300)
 	if got := conns.Load(); got < 3 {
 		t.Errorf("%d connections: the silent one was never replaced", got)
 	}

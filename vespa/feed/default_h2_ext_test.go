@@ -1,8 +1,6 @@
 package feed_test
 
 import (
-	"context"
-	"fmt"
 	"io"
 	"net"
 	"net/url"
@@ -80,18 +78,7 @@ func TestFeeder_DefaultIsHTTP2OverPlainHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	for i := range n {
-		if err := f.Put(ctx, vespa.MustParseDocumentID(fmt.Sprintf("id:ns:music::%d", i)), []byte(`{"fields": {"year": 1}}`)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.Close(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if s := f.Stats(); s.Succeeded != n {
-		t.Fatalf("succeeded %d of %d: %+v", s.Succeeded, n, s)
-	}
+	putAll(t, f, n)
 	if got := accepted.Load(); got > conns {
 		t.Errorf("the feeder opened %d TCP connections for Connections: %d (HTTP/1.1 opens one per request in flight)", got, conns)
 	}

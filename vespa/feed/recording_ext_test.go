@@ -2,6 +2,7 @@ package feed_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 
@@ -28,5 +29,23 @@ func recordingFeeder(t *testing.T, c *vespa.Client, cfg feed.Config) (*feed.Feed
 		mu.Lock()
 		defer mu.Unlock()
 		return append([]feed.Outcome(nil), outcomes...)
+	}
+}
+
+// putAll feeds n puts (id:ns:music::0 ...) through f, closes it, and fails
+// the test unless every one succeeded.
+func putAll(t *testing.T, f *feed.Feeder, n int) {
+	t.Helper()
+	ctx := context.Background()
+	for i := range n {
+		if err := f.Put(ctx, vespa.MustParseDocumentID(fmt.Sprintf("id:ns:music::%d", i)), []byte(`{"fields":{"year":1}}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if s := f.Stats(); s.Succeeded != int64(n) {
+		t.Fatalf("succeeded %d of %d: %+v", s.Succeeded, n, s)
 	}
 }
