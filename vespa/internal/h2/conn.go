@@ -92,7 +92,8 @@ type conn struct {
 	pingAt         time.Time // when it was queued
 	pingData       [8]byte
 	pings          uint64
-	deadlineSet    bool // the socket has a read deadline
+	deadlineSet    bool      // the socket has a read deadline
+	idleArmedAt    time.Time // when the idle deadline was set; zero if it is not the one set
 }
 
 // ctrlFrame is a control frame for the writer.
