@@ -72,7 +72,7 @@ func TestClient_DeadConnectionIsReplaced(t *testing.T) {
 // PING at once; unanswered, it closes the connection, and the next puts
 // succeed on a new one: one put times out, not every one.
 func TestClient_SilentTimeoutSendsAPing(t *testing.T) {
-	ok, timedOut, conns := silentPuts(t, 1, false, 6, time.Second, vespa.WithHealthCheck(0, 200*time.Millisecond))
+	ok, timedOut, conns := silentPuts(t, 1, false, 6, 3*time.Second, vespa.WithHealthCheck(0, 200*time.Millisecond))
 	if timedOut > 1 || ok < 5 {
 		t.Errorf("%d puts succeeded, %d timed out; want at most one timed out", ok, timedOut)
 	}
