@@ -51,7 +51,7 @@ func NewH2Server(tb testing.TB, serve func(sc *H2Conn, index int)) *H2Server {
 			s.wg.Add(1)
 			go func() {
 				defer s.wg.Done()
-				defer nc.Close()
+				defer func() { _ = nc.Close() }()
 				sc := newH2Conn(tb, nc)
 				if err := sc.handshake(); err != nil {
 					return
