@@ -124,10 +124,23 @@ var errorStringType = reflect.TypeOf(errors.New(""))
 // retries it: use an endpoint that speaks HTTP/2, or HTTP/1.1.
 var ErrHTTP2NotNegotiated = errors.New("the server did not negotiate HTTP/2 through ALPN")
 
+// ErrProtocolViolation matches an HTTP/2 response that the batching
+// transport (vespa.HTTP2Batching) refused because it breaks the protocol
+// (RFC 9113; a malformed response in its words, not Vespa's JSON): a
+// 1xx with END_STREAM, DATA that does not match content-length, a frame
+// larger than the SETTINGS_MAX_FRAME_SIZE the client announced, invalid
+// header fields, an overrun flow-control window. Such a server is not
+// answering as Vespa does, and sending again gets the same, so no policy
+// retries it, as no policy retries any other malformed answer. When the
+// violation is of the connection (a frame too large), every request in
+// flight on it fails with it.
+var ErrProtocolViolation = errors.New("the server broke HTTP/2")
+
 // isFinalTransportError reports whether err is a transport failure that
-// sending again cannot mend: a certificate refused, or HTTP/2 not offered.
+// sending again cannot mend: a certificate refused, HTTP/2 not offered, or
+// a response that breaks HTTP/2.
 func isFinalTransportError(err error) bool {
-	return isCertificateError(err) || errors.Is(err, ErrHTTP2NotNegotiated)
+	return isCertificateError(err) || errors.Is(err, ErrHTTP2NotNegotiated) || errors.Is(err, ErrProtocolViolation)
 }
 
 // isCertificateError reports whether err comes from verifying a certificate.

@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 
+	"golang.org/x/net/http2"
+
 	"github.com/govespa/govespa/internal/testutil"
 )
 
@@ -271,6 +273,8 @@ func TestIsConnectionErrorByType(t *testing.T) {
 		{"a dial cut by a deadline", &net.OpError{Op: "dial", Err: context.DeadlineExceeded}, false},
 		{"a status error", &statusError{status: 503}, false},
 		{"a certificate error over a reset", errors.Join(&tls.CertificateVerificationError{}, reset), false},
+		{"a malformed HTTP/2 response over a stream error", fmt.Errorf("h2: %w: %w", ErrProtocolViolation, http2.StreamError{StreamID: 1, Code: http2.ErrCodeProtocol}), false},
+		{"a stream error", fmt.Errorf("h2: %w", http2.StreamError{StreamID: 1, Code: http2.ErrCodeProtocol}), true},
 	}
 	for _, c := range cases {
 		if got := IsConnectionError(c.err); got != c.want {

@@ -37,7 +37,7 @@ var defaultThrottle = New("Throttle", RetryIfStatus(429), WaitRandomExponential(
 // feed), taken step by step ([Stepper]) so that a waiting operation holds no
 // in-flight slot: a 429 (the container sheds load), a 503 (it is restarting
 // or has no free handler), a 504 (it timed out) and any transport error
-// (an error without a status) but a certificate failure are retried after
+// (an error without a status) but a final one (see retryFeed) are retried after
 // WaitJittered(20 ms, 5 s, 2.0, 0.5),
 // that is uniform(d/2, d) with d = min(5 s, 20 ms·2^(n−1)), without an
 // attempt limit: only the operation's deadline, the caller's context or the
@@ -51,8 +51,9 @@ var Feed = defaultFeed
 var defaultFeed = New("Feed", retryFeed, mustJittered(20*time.Millisecond, 5*time.Second, 2.0, 0.5), 0)
 
 // retryFeed retries 429, 503 and 504, as results or errors, and transport
-// errors (errors without a status) but certificate failures and a server
-// that does not offer HTTP/2 ([ErrHTTP2NotNegotiated]). An error with
+// errors (errors without a status) but certificate failures, a server
+// that does not offer HTTP/2 ([ErrHTTP2NotNegotiated]) and one that breaks
+// it ([ErrProtocolViolation]). An error with
 // another status (a redirect not followed, a malformed or oversized answer)
 // is final: sending again would get the same.
 func retryFeed(o Outcome) bool {

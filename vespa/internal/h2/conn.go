@@ -23,6 +23,9 @@ const (
 	connRecvWindow = 16 << 20
 	// bufSize is the size of the buffered reader and writer.
 	bufSize = 64 << 10
+	// maxReadFrame is the largest frame the server may send: the default
+	// SETTINGS_MAX_FRAME_SIZE, which we do not change.
+	maxReadFrame = 16384
 	// maxStreamsBeforeSettings bounds the streams opened before the
 	// server's first SETTINGS arrives (RFC 9113 6.5.2 recommends assuming
 	// no more than 100).
@@ -142,6 +145,7 @@ func newConn(t *Transport, nc net.Conn, addr string) (*conn, error) {
 	if maxHeader == 0 {
 		maxHeader = 1 << 20
 	}
+	c.fr.SetMaxReadFrameSize(maxReadFrame)
 	c.fr.SetReuseFrames()         // a DataFrame is done with before the next read
 	c.newHeaderDecoder(maxHeader) // header blocks are decoded by the connection (conn_headers.go)
 	c.henc = hpack.NewEncoder(&c.hbuf)

@@ -12,6 +12,8 @@ import (
 
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
+
+	"github.com/govespa/govespa/vespa/retries"
 )
 
 // readLoop is the reader goroutine: it decodes frames from the buffered
@@ -30,6 +32,11 @@ func (c *conn) readLoop() {
 			}
 			if ce, ok := err.(http2.ConnectionError); ok { //nolint:errorlint // the framer returns it unwrapped
 				err = c.protocolError(ce, c.fr.ErrorDetail())
+			} else if errors.Is(err, http2.ErrFrameTooLarge) {
+				// Larger than the SETTINGS_MAX_FRAME_SIZE we announced (the
+				// default): a connection error of FRAME_SIZE, as for net/http.
+				err = c.protocolError(http2.ConnectionError(http2.ErrCodeFrameSize),
+					fmt.Errorf("a frame larger than %d bytes from %s", maxReadFrame, c.addr))
 			}
 			c.fail(err)
 			return
@@ -52,21 +59,24 @@ func (c *conn) readLoop() {
 }
 
 // protocolError returns the error the streams fail with after a connection
-// error of the server's. The connection is closed without a GOAWAY of ours:
-// only the writer may write, and it may be blocked.
+// error of the server's: a malformed response (retries.ErrProtocolViolation),
+// final for every policy. The connection is closed without a GOAWAY of
+// ours: only the writer may write, and it may be blocked.
 func (c *conn) protocolError(code http2.ConnectionError, detail error) error {
 	if detail != nil {
-		return fmt.Errorf("%w: %w", code, detail)
+		return fmt.Errorf("%w: %w: %w", retries.ErrProtocolViolation, code, detail)
 	}
-	return code
+	return fmt.Errorf("%w: %w", retries.ErrProtocolViolation, code)
 }
 
-// resetStream fails one stream after a stream error of the server's.
+// resetStream fails one stream after a stream error of the server's: a
+// malformed response (retries.ErrProtocolViolation), final for every
+// policy.
 func (c *conn) resetStream(se http2.StreamError) {
 	c.mu.Lock()
 	if s := c.streams[se.StreamID]; s != nil {
 		c.queueCtrl(ctrlFrame{kind: ctrlRST, streamID: se.StreamID, n: uint32(se.Code)})
-		s.setErr(fmt.Errorf("h2: stream %d from %s: %w", se.StreamID, c.addr, se))
+		s.setErr(fmt.Errorf("h2: stream %d from %s: %w: %w", se.StreamID, c.addr, retries.ErrProtocolViolation, se))
 		c.finish(s)
 	}
 	c.mu.Unlock()
@@ -139,6 +149,12 @@ func (c *conn) onHeaders(id uint32, fields []hpack.HeaderField, ended, truncated
 		}
 		if code < 200 {
 			c.mu.Unlock()
+			if ended {
+				// No final response can follow: fail now, not at the
+				// deadline (net/http does the same).
+				c.resetStream(http2.StreamError{StreamID: id, Code: http2.ErrCodeProtocol,
+					Cause: fmt.Errorf("a %d response with END_STREAM", code)})
+			}
 			return nil // 1xx: the final response follows
 		}
 		c.silent = 0 // the server answers
@@ -161,8 +177,15 @@ func (c *conn) onHeaders(id uint32, fields []hpack.HeaderField, ended, truncated
 		s.rbody.s = s
 		res.Body = &s.rbody
 		s.res = res
+		s.rwant = res.ContentLength
+		if s.req.Method == http.MethodHead || code == http.StatusNoContent || code == http.StatusNotModified {
+			s.rwant = -1 // content-length is not of this message's body
+		}
 		if ended {
 			res.ContentLength = 0
+			if s.rwant > 0 {
+				s.endedShort()
+			}
 		}
 	} else {
 		// Trailers.
@@ -298,6 +321,16 @@ func (c *conn) onData(f *http2.DataFrame) error {
 		// well as to the connection, as bytes read are.
 		wake = c.creditLocked(s, pad)
 	}
+	if s.rwant >= 0 {
+		s.rgot += int64(len(data))
+		if s.rgot > s.rwant {
+			// The bytes up to content-length are read; then the error.
+			err := s.lengthError()
+			c.mu.Unlock()
+			c.resetStream(http2.StreamError{StreamID: id, Code: http2.ErrCodeProtocol, Cause: err})
+			return nil
+		}
+	}
 	if len(data) > 0 {
 		if s.roff > 0 && s.roff >= len(s.rbuf)/2 && len(s.rbuf)+len(data) > cap(s.rbuf) {
 			// Move what is unread (at most as much as was read) to the
@@ -310,6 +343,9 @@ func (c *conn) onData(f *http2.DataFrame) error {
 		s.rbuf = append(s.rbuf, data...)
 	}
 	ended := f.StreamEnded()
+	if ended && s.rgot < s.rwant {
+		s.endedShort()
+	}
 	if ended && c.endLocked(s) {
 		wake = true
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -354,5 +355,46 @@ func TestRaw_PaddedData(t *testing.T) {
 	status, body, err := get(tr, t.Context(), srv.URL+"/padded")
 	if err != nil || status != http.StatusOK || len(body) != frames {
 		t.Fatalf("status %d, %d bytes, error %v; want 200, %d bytes", status, len(body), err, frames)
+	}
+}
+
+// TestRaw_ContentLengthNotOfTheBody: the content-length of an answer to HEAD,
+// and of a 204 or 304, is not of a body that follows (RFC 9110 §8.6): no DATA
+// is no malformed response there, while a GET answered the same is one
+// (issue 27 item 11).
+func TestRaw_ContentLengthNotOfTheBody(t *testing.T) {
+	srv := testutil.NewH2Server(t, func(sc *testutil.H2Conn, _ int) {
+		sc.WriteSettings()
+		for r := range sc.Requests(nil) {
+			status := 200
+			if s, err := strconv.Atoi(strings.TrimPrefix(r.Path, "/")); err == nil {
+				status = s
+			}
+			sc.EBuf.Reset()
+			_ = sc.Enc.WriteField(hpack.HeaderField{Name: ":status", Value: strconv.Itoa(status)})
+			_ = sc.Enc.WriteField(hpack.HeaderField{Name: "content-length", Value: "42"})
+			_ = sc.Fr.WriteHeaders(http2.HeadersFrameParam{StreamID: r.ID, BlockFragment: sc.EBuf.Bytes(), EndHeaders: true, EndStream: true})
+			sc.Flush()
+		}
+	})
+	tr := newTransport(t, nil)
+	for _, tc := range []struct {
+		method, path string
+		malformed    bool
+	}{
+		{http.MethodHead, "/200", false},
+		{http.MethodGet, "/204", false},
+		{http.MethodGet, "/304", false},
+		{http.MethodGet, "/200", true},
+	} {
+		req, _ := http.NewRequestWithContext(t.Context(), tc.method, srv.URL+tc.path, nil)
+		res, err := tr.RoundTrip(req)
+		if err == nil {
+			_, err = io.ReadAll(res.Body)
+			_ = res.Body.Close()
+		}
+		if got := errors.Is(err, retries.ErrProtocolViolation); got != tc.malformed {
+			t.Errorf("%s %s: error %v; malformed %v, want %v", tc.method, tc.path, err, got, tc.malformed)
+		}
 	}
 }

@@ -2,11 +2,14 @@ package h2
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"sync"
 	"sync/atomic"
 
 	"golang.org/x/net/http2"
+
+	"github.com/govespa/govespa/vespa/retries"
 )
 
 // stream is one request and its response. Fields without a note are
@@ -40,6 +43,8 @@ type stream struct {
 	rerr        error // what Read returns once rbuf is empty
 	recvWindow  int64 // receive window left for the server
 	recvUnacked int64 // read, not yet credited
+	rwant       int64 // the response's content-length, or -1: unknown or not to be checked
+	rgot        int64 // DATA bytes received, counted while rwant >= 0
 	closedBody  bool
 	small       [192]byte // rbuf's first storage: most answers fit
 	done        bool      // retired: no longer in c.streams, slot free
@@ -61,6 +66,22 @@ func (s *stream) setErr(err error) {
 		s.rerr = err
 	}
 	s.signal()
+}
+
+// lengthError is the error of a response whose DATA does not match its
+// content-length: a malformed response (RFC 9113 §8.1.1). resetStream
+// names the stream and the server.
+func (s *stream) lengthError() error {
+	if s.rgot > s.rwant {
+		return fmt.Errorf("more DATA than its content-length %d", s.rwant)
+	}
+	return fmt.Errorf("%d bytes of DATA, content-length %d", s.rgot, s.rwant)
+}
+
+// endedShort records that the response ended with less DATA than its
+// content-length: its body's Read returns the bytes, then this error.
+func (s *stream) endedShort() {
+	s.rerr = fmt.Errorf("h2: stream %d from %s: %w: %w", s.id, s.c.addr, retries.ErrProtocolViolation, s.lengthError())
 }
 
 // releaseBody stops the writer from touching the caller's bytes; what was
