@@ -55,22 +55,51 @@ type Journal struct {
 	err     error  // the first write error
 }
 
-// OpenJournal opens (or creates) the journal file at path and loads what it
-// holds. A torn last line, left by a crash mid-write, is ignored.
+// ErrJournalInUse matches the error of [OpenJournal] for a journal file
+// that another open Journal holds, in this process or another: two feeds
+// writing one journal would each trust the other's records.
+var ErrJournalInUse = errors.New("in use by another feed")
+
+// OpenJournal opens (or creates) the journal file at path, locks it for
+// this Journal until [Journal.Close], and loads what it holds. A journal
+// that another Journal holds is refused with an error matching
+// [ErrJournalInUse] (on systems without flock(2), such as Windows, it is not
+// locked: give each feed its own journal there). A torn or zero-filled last
+// line, left by a crash mid-write, is ignored, and the next record starts on
+// a line of its own. Records are appended (O_APPEND), never written over.
 func OpenJournal(path string) (*Journal, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("feed: journal: %w", err)
+	}
+	if err := lockJournal(f); err != nil {
+		return nil, errors.Join(fmt.Errorf("feed: journal %s: %w", path, err), closeErr(f))
 	}
 	j := &Journal{f: f, acked: map[string][]journalRecord{}, warned: map[string]bool{}}
 	if err := j.load(); err != nil {
 		return nil, errors.Join(err, closeErr(f))
 	}
-	if _, err := f.Seek(0, io.SeekEnd); err != nil {
-		return nil, errors.Join(fmt.Errorf("feed: journal: %w", err), closeErr(f))
-	}
 	j.w = bufio.NewWriterSize(f, 64<<10)
+	if torn, err := endsTorn(f); err != nil {
+		return nil, errors.Join(fmt.Errorf("feed: journal: %w", err), closeErr(f))
+	} else if torn {
+		// End the torn line: the first record of this run must not join it.
+		_ = j.w.WriteByte('\n')
+	}
 	return j, nil
+}
+
+// endsTorn reports whether f holds something after its last newline.
+func endsTorn(f *os.File) (bool, error) {
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return false, err
+	}
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], st.Size()-1); err != nil && !errors.Is(err, io.EOF) {
+		return false, err
+	}
+	return last[0] != '\n', nil
 }
 
 // closeErr closes f and wraps its error, if any.
@@ -94,7 +123,10 @@ func (j *Journal) load() error {
 	sc := bufio.NewScanner(j.f)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
-		line := sc.Bytes()
+		// A crash may leave zero bytes where a record was to be (a file
+		// system that extended the file before writing it); a record that
+		// an earlier version appended after them is still read.
+		line := bytes.TrimLeft(sc.Bytes(), "\x00")
 		sp := bytes.IndexByte(line, ' ')
 		if sp <= 0 {
 			continue
