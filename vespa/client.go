@@ -109,6 +109,7 @@ func NewClient(endpoint string, opts ...Option) (*Client, error) {
 	sec.withBody, sec.plain = http.Header{"Content-Type": jsonContentType}, http.Header{}
 	sec.setFixedHeaders(sec.withBody)
 	sec.setFixedHeaders(sec.plain)
+	cfg.reach = &reach{patience: cfg.patience, logger: cfg.logger}
 	conf := &cfg
 	c := &Client{
 		endpoint: u,

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/govespa/govespa/vespa/internal/wire"
+	"github.com/govespa/govespa/vespa/retries"
 )
 
 // Sentinels matched through errors.Is by the [*Error] of any package of the
@@ -57,6 +58,11 @@ var (
 	// on what it reads into memory ([WithDocumentLimit], [WithVisitPageLimit],
 	// query.WithResultLimit).
 	ErrResponseTooLarge = wire.ErrResponseTooLarge
+	// ErrUnreachable matches the error of a request from a client that never
+	// reached its endpoint, once its dials were refused (or its host did not
+	// resolve) for [WithConnectPatience]: most likely a wrong endpoint. It is
+	// [retries.ErrUnreachable].
+	ErrUnreachable = retries.ErrUnreachable
 )
 
 // Error is the error of a failed request, the same type in every package of

@@ -33,6 +33,15 @@ func writeHead(sc *testutil.H2Conn, id uint32, status int, end bool, extra ...st
 	sc.Flush()
 }
 
+// answerWithLength answers getAnswer with a content-length of n.
+func answerWithLength(n int) func(sc *testutil.H2Conn, id uint32) {
+	return func(sc *testutil.H2Conn, id uint32) {
+		writeHead(sc, id, 200, false, "content-length", strconv.Itoa(n))
+		_ = sc.Fr.WriteData(id, true, []byte(getAnswer))
+		sc.Flush()
+	}
+}
+
 // TestHTTP2_MalformedResponsesFailAtOnce checks issue 27 item 11: a 1xx
 // with END_STREAM, DATA that does not match content-length and a frame
 // larger than our SETTINGS_MAX_FRAME_SIZE (the default 16 KiB) fail the get
@@ -51,19 +60,11 @@ func TestHTTP2_MalformedResponsesFailAtOnce(t *testing.T) {
 		{"1xx with END_STREAM", func(sc *testutil.H2Conn, id uint32) {
 			writeHead(sc, id, 103, true)
 		}, "a 103 response with END_STREAM"},
-		{"DATA short of content-length", func(sc *testutil.H2Conn, id uint32) {
-			writeHead(sc, id, 200, false, "content-length", strconv.Itoa(len(getAnswer)+10))
-			_ = sc.Fr.WriteData(id, true, []byte(getAnswer))
-			sc.Flush()
-		}, "bytes of DATA, content-length"},
+		{"DATA short of content-length", answerWithLength(len(getAnswer) + 10), "bytes of DATA, content-length"},
 		{"no DATA, content-length", func(sc *testutil.H2Conn, id uint32) {
 			writeHead(sc, id, 200, true, "content-length", strconv.Itoa(len(getAnswer)))
 		}, "0 bytes of DATA, content-length"},
-		{"DATA beyond content-length", func(sc *testutil.H2Conn, id uint32) {
-			writeHead(sc, id, 200, false, "content-length", strconv.Itoa(len(getAnswer)-1))
-			_ = sc.Fr.WriteData(id, true, []byte(getAnswer))
-			sc.Flush()
-		}, "more DATA than its content-length"},
+		{"DATA beyond content-length", answerWithLength(len(getAnswer) - 1), "more DATA than its content-length"},
 		{"frame larger than SETTINGS_MAX_FRAME_SIZE", func(sc *testutil.H2Conn, id uint32) {
 			writeHead(sc, id, 200, false)
 			_ = sc.Fr.WriteData(id, true, []byte(getAnswer+strings.Repeat(" ", 20_000)))

@@ -227,6 +227,8 @@ type config struct {
 	docLimit       int64
 	visitLimit     int64
 	baseTransport  http.RoundTripper // tests only: replaces the *http.Transport
+	patience       time.Duration     // WithConnectPatience
+	reach          *reach            // made by NewClient, shared by every transport of the client
 }
 
 func defaultConfig() config {
@@ -237,6 +239,7 @@ func defaultConfig() config {
 		idle:        DefaultIdleConnTimeout,
 		readIdle:    DefaultReadIdleTimeout,
 		pingTimeout: DefaultPingTimeout,
+		patience:    DefaultConnectPatience,
 		logger:      slog.New(slog.DiscardHandler),
 		policy:      retries.SyncRequestPolicy(),
 		docLimit:    DefaultDocumentLimit,

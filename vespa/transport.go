@@ -5,7 +5,6 @@ import (
 	"crypto/x509"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -67,7 +66,7 @@ func buildTLS(c *config) (*tls.Config, error) {
 func newTransport(c *config, tlsCfg *tls.Config, endpoint *url.URL) http.RoundTripper {
 	if c.httpVersion == HTTP2 && c.http2Transport == HTTP2Batching && !proxied(endpoint) {
 		return &h2.Transport{TLSClientConfig: tlsCfg.Clone(), IdleConnTimeout: c.idle,
-			ReadIdleTimeout: c.readIdle, PingTimeout: c.pingTimeout}
+			ReadIdleTimeout: c.readIdle, PingTimeout: c.pingTimeout, DialContext: newDialer(c.reach).DialContext}
 	}
 	return newNetHTTPTransport(c, tlsCfg)
 }
@@ -83,10 +82,9 @@ func proxied(endpoint *url.URL) bool {
 // newNetHTTPTransport returns a new *http.Transport with the client's
 // settings.
 func newNetHTTPTransport(c *config, tlsCfg *tls.Config) *http.Transport {
-	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
 	t := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           dialer.DialContext,
+		DialContext:           newDialer(c.reach).DialContext,
 		TLSClientConfig:       tlsCfg.Clone(),
 		TLSHandshakeTimeout:   10 * time.Second,
 		MaxIdleConns:          c.connections,

@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"runtime/debug"
 	"runtime/pprof"
@@ -64,6 +65,7 @@ type options struct {
 	http1         bool
 	netHTTP2      bool
 	stopOnBadLine bool
+	patience      time.Duration
 	files         []string
 }
 
@@ -90,6 +92,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.http1, "http1", false, "use HTTP/1.1 instead of HTTP/2")
 	fs.BoolVar(&o.netHTTP2, "net-http2", false, "use net/http's HTTP/2 instead of govespa's batching transport")
 	fs.BoolVar(&o.stopOnBadLine, "stop-on-bad-line", false, "stop at the first malformed operation")
+	fs.DurationVar(&o.patience, "connect-patience", vespa.DefaultConnectPatience, "how long refused connections are retried before the first connection; then the feed stops (negative: retried until -timeout, for a Vespa still starting)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -120,8 +123,14 @@ func retryPolicies(name string) ([]retries.Policy, error) {
 	return nil, fmt.Errorf("-retry %q: want feed or docv1", name)
 }
 
-func clientOptions(o options) []vespa.Option {
-	opts := []vespa.Option{vespa.WithConnections(o.connections)}
+func clientOptions(o options, stderr io.Writer) []vespa.Option {
+	// Warnings (the first transport failure, an endpoint never reached) go
+	// to stderr as they happen.
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	opts := []vespa.Option{vespa.WithConnections(o.connections), vespa.WithLogger(logger)}
+	if o.patience != 0 {
+		opts = append(opts, vespa.WithConnectPatience(o.patience))
+	}
 	if o.http1 {
 		opts = append(opts, vespa.WithHTTPVersion(vespa.HTTP1))
 	} else {
@@ -177,7 +186,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stderr, err)
 		return cli.ExitUsage
 	}
-	client, err := vespa.NewClient(o.endpoint, clientOptions(o)...)
+	client, err := vespa.NewClient(o.endpoint, clientOptions(o, stderr)...)
 	if err != nil {
 		fmt.Fprintln(stderr, "feed:", err)
 		return cli.ExitUsage

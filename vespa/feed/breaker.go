@@ -11,7 +11,9 @@ import (
 var ErrBreakerOpen = errors.New("feed: circuit breaker open")
 
 // BreakerError says why the circuit breaker stopped the feed: for
-// [Config.BreakerSpan] every attempt failed, the last one with Last.
+// [Config.BreakerSpan] every attempt failed, the last one with Last, or an
+// attempt failed with [vespa.ErrUnreachable] (the client never reached its
+// endpoint for its connect patience, see [vespa.WithConnectPatience]).
 type BreakerError struct {
 	// Span is how long nothing but failures went on.
 	Span time.Duration
@@ -72,6 +74,25 @@ func (b *breaker) failure(err error) *BreakerError {
 		return b.open
 	}
 	return nil
+}
+
+// trip opens the breaker now, with err as its last failure, and returns its
+// error (nil when it is off or was open already).
+func (b *breaker) trip(err error) *BreakerError {
+	if b.span <= 0 {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.open != nil {
+		return nil
+	}
+	var span time.Duration
+	if !b.failingSince.IsZero() {
+		span = time.Since(b.failingSince)
+	}
+	b.open = &BreakerError{Span: span, Last: err}
+	return b.open
 }
 
 // err returns the breaker's error once it is open, else nil.

@@ -157,7 +157,9 @@ type Config struct {
 	// BreakerSpan is how long nothing but failures (transport errors and
 	// 5xx; a 4xx is Vespa's verdict on the operation, not a failure of the
 	// cluster) may go on before the circuit breaker stops the feed. Default
-	// one minute; a negative value turns the breaker off.
+	// one minute; a negative value turns the breaker off. A feed whose client
+	// never reached its endpoint stops sooner, after the client's connect
+	// patience (vespa.WithConnectPatience, 5 s by default).
 	BreakerSpan time.Duration
 
 	// StopAtFirstBadLine makes [Feeder.Feed] and [Feeder.FeedReader] stop at

@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"io"
 	"iter"
+	"sync/atomic"
 	"time"
 
 	"github.com/govespa/govespa/vespa"
@@ -46,6 +47,7 @@ type Feeder struct {
 	deadlineSlack time.Duration // see attemptContext
 
 	aborted abortSignal // fired when Close gives up or the breaker opens
+	warned  atomic.Bool // the first transport failure was logged
 
 	reporter *reporter // nil without Config.Progress
 }

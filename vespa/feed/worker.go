@@ -232,6 +232,15 @@ func (f *Feeder) observe(r *vespa.Result, err error, latency time.Duration) {
 	if r == nil {
 		if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) &&
 			!errors.Is(err, ErrBreakerOpen) {
+			if f.warned.CompareAndSwap(false, true) {
+				f.client.Logger().Warn("feed: transport failure; retrying as the policy says", "error", err)
+			}
+			if errors.Is(err, vespa.ErrUnreachable) {
+				// The endpoint was never reached for the client's connect
+				// patience: every other operation would fail the same.
+				f.tripped(f.breaker.trip(err))
+				return
+			}
 			f.fail(err)
 		}
 		return
@@ -256,7 +265,12 @@ func (f *Feeder) observe(r *vespa.Result, err error, latency time.Duration) {
 // fail records a failed attempt with the breaker and stops the feed if it
 // opens.
 func (f *Feeder) fail(err error) {
-	if be := f.breaker.failure(err); be != nil {
+	f.tripped(f.breaker.failure(err))
+}
+
+// tripped stops the feed when be, the breaker's error, is not nil.
+func (f *Feeder) tripped(be *BreakerError) {
+	if be != nil {
 		f.client.Logger().Error("feed: circuit breaker open, stopping the feed", "error", be)
 		f.stop(be)
 	}

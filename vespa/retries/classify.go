@@ -130,17 +130,28 @@ var ErrHTTP2NotNegotiated = errors.New("the server did not negotiate HTTP/2 thro
 // 1xx with END_STREAM, DATA that does not match content-length, a frame
 // larger than the SETTINGS_MAX_FRAME_SIZE the client announced, invalid
 // header fields, an overrun flow-control window. Such a server is not
-// answering as Vespa does, and sending again gets the same, so no policy
-// retries it, as no policy retries any other malformed answer. When the
+// answering as Vespa does, and sending again gets the same, so neither
+// [Feed] nor [SyncRequest] retries it ([IsConnectionError] is false), as
+// they retry no other malformed answer. When the
 // violation is of the connection (a frame too large), every request in
 // flight on it fails with it.
 var ErrProtocolViolation = errors.New("the server broke HTTP/2")
 
+// ErrUnreachable matches the dial error of a client that has never reached
+// its endpoint once every dial for its connect patience (vespa's
+// WithConnectPatience, 5 s by default) was refused or its host did not
+// resolve: a wrong endpoint, most likely. Neither [Feed] nor [SyncRequest]
+// retries it ([IsConnectionError] is false), and a feeder stops at the
+// first one; a client that connected once retries refused connections as
+// any connection error.
+var ErrUnreachable = errors.New("endpoint unreachable")
+
 // isFinalTransportError reports whether err is a transport failure that
-// sending again cannot mend: a certificate refused, HTTP/2 not offered, or
-// a response that breaks HTTP/2.
+// sending again cannot mend: a certificate refused, HTTP/2 not offered, a
+// response that breaks HTTP/2, or an endpoint never reached.
 func isFinalTransportError(err error) bool {
-	return isCertificateError(err) || errors.Is(err, ErrHTTP2NotNegotiated) || errors.Is(err, ErrProtocolViolation)
+	return isCertificateError(err) || errors.Is(err, ErrHTTP2NotNegotiated) || errors.Is(err, ErrProtocolViolation) ||
+		errors.Is(err, ErrUnreachable)
 }
 
 // isCertificateError reports whether err comes from verifying a certificate.
