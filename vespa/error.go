@@ -2,6 +2,7 @@ package vespa
 
 import (
 	"errors"
+	"time"
 
 	"github.com/govespa/govespa/vespa/internal/wire"
 )
@@ -63,25 +64,84 @@ var (
 // the SDK: either an answer with a status other than 2xx (Status set), a 2xx
 // answer that is not Vespa's ([ErrMalformedResponse]), a 3xx that was not
 // followed ([ErrRedirect], Location set), or a transport failure (Status 0,
-// Err set, its text without the URL). Its fields:
-//
-//   - Status: the HTTP status; 0 when no response was received.
-//   - Message: Vespa's "message", or a short excerpt of a body that was not
-//     Vespa JSON (such as a proxy's HTML error page).
-//   - ID: the document ID the request was about, as text; may be empty.
-//   - Op: "get", "put", "update", "remove", "visit", "query", "health" or a
-//     control-plane verb.
-//   - Path: the request path (percent-encoded, without the query).
-//   - Location: the Location of a 3xx, without user information or query.
-//   - Err: the underlying cause (transport failure, context error), if any.
+// Err set, its text without the URL).
 //
 // errors.Is matches it against the sentinel of its status ([ErrNotFound]
 // for 404, and so on) and against its cause. When the context ends while a
 // retry waits, the error is the last answer's (its Status, Message) with
-// the context's error as its cause, so both match. RetryAfter returns the
-// server's Retry-After hint (at most 60 s). It never contains credentials
-// or a query string.
-type Error = wire.Error
+// the context's error as its cause, so both match. It never contains
+// credentials or a query string.
+type Error struct {
+	// Status is the HTTP status; 0 when no response was received.
+	Status int
+	// Message is Vespa's "message", or a short excerpt of a body that was not
+	// Vespa JSON (such as a proxy's HTML error page).
+	Message string
+	// ID is the document ID the request was about, as text; may be empty.
+	ID string
+	// Op is the operation: "get", "put", "update", "remove", "visit",
+	// "query", "health" or a control-plane verb.
+	Op string
+	// Path is the request path (percent-encoded, without the query).
+	Path string
+	// Location is the Location header of a 3xx answer, which is never
+	// followed on the data plane, without user information or query.
+	Location string
+	// Err is the underlying cause (transport failure, context error,
+	// malformed or oversized answer), if any.
+	Err error
+
+	retryAfter    time.Duration
+	hasRetryAfter bool
+}
+
+// The requests of every package are sent by one internal package, which
+// cannot name Error (this package imports it): it makes and reads its
+// errors through these two functions.
+func init() {
+	wire.Register(
+		func(f wire.Failure) error { return errorOf(&f) },
+		func(err error) (wire.Failure, bool) {
+			var e *Error
+			if !errors.As(err, &e) {
+				return wire.Failure{}, false
+			}
+			return e.failure(), true
+		})
+}
+
+func errorOf(f *wire.Failure) *Error {
+	return &Error{Status: f.Status, Message: f.Message, ID: f.ID, Op: f.Op, Path: f.Path, Location: f.Location, Err: f.Err,
+		retryAfter: f.RetryAfter, hasRetryAfter: f.HasRetryAfter}
+}
+
+func (e *Error) failure() wire.Failure {
+	return wire.Failure{Status: e.Status, Message: e.Message, ID: e.ID, Op: e.Op, Path: e.Path, Location: e.Location, Err: e.Err,
+		RetryAfter: e.retryAfter, HasRetryAfter: e.hasRetryAfter}
+}
+
+// Error returns "vespa: <op> <id or path>: status <n> <text>: <message>:
+// <cause>" (parts that are empty are left out; a 3xx adds "redirect not
+// followed" and its Location).
+func (e *Error) Error() string {
+	f := e.failure()
+	return f.Text()
+}
+
+// StatusCode returns the HTTP status, 0 when no response was received, so
+// that retry policies can classify the error (see package retries).
+func (e *Error) StatusCode() int { return e.Status }
+
+// RetryAfter returns the server's Retry-After hint (at most 60 s), if its
+// answer had one; retry policies honour it.
+func (e *Error) RetryAfter() (time.Duration, bool) { return e.retryAfter, e.hasRetryAfter }
+
+// Unwrap returns the underlying cause, Err.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is the sentinel of e's status ([ErrNotFound]
+// for 404, [ErrRedirect] for a 3xx, and so on).
+func (e *Error) Is(target error) bool { return wire.StatusIs(e.Status, target) }
 
 // ErrorFromResult returns nil when r has a 2xx status, and otherwise an
 // [*Error] with r's status, message (or body excerpt), document ID, path and
@@ -99,9 +159,7 @@ func ErrorFromResult(r *Result, op string) error {
 	if !r.ID.IsZero() {
 		id = r.ID.String()
 	}
-	e := &Error{Status: r.Status, Message: msg, ID: id, Op: op, Path: r.Path}
-	wire.SetRetryAfter(e, r.retryAfter, r.hasRetry)
-	return e
+	return &Error{Status: r.Status, Message: msg, ID: id, Op: op, Path: r.Path, retryAfter: r.retryAfter, hasRetryAfter: r.hasRetry}
 }
 
 var errUnknownKind = errors.New("vespa: unknown operation kind")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
@@ -46,7 +47,7 @@ type Error struct {
 	// Err is the same failure as the SDK's one error type (*vespa.Error,
 	// with its status, message and Retry-After), which Unwrap returns: so
 	// errors.As(err, &vespaErr) and the vespa sentinels work.
-	Err *wire.Error
+	Err *vespa.Error
 
 	pkg string // "deploy" or "cloud", the start of Error()
 }
@@ -123,7 +124,7 @@ const maxErrorBody = 512
 // "cloud") starts its text.
 func NewError(pkg, op, method, path string, status int, body []byte) *Error {
 	e := &Error{pkg: pkg, Op: op, Method: method, Path: path, Status: status}
-	defer func() { e.Err = &wire.Error{Op: op, Path: path, Status: status, Message: e.Message} }()
+	defer func() { e.Err = vespaError(op, path, status, e.Message, 0, false) }()
 	var env struct {
 		ErrorCode string `json:"error-code"`
 		Message   string `json:"message"`
@@ -158,3 +159,11 @@ func (e *outcomeError) Error() string {
 func (e *outcomeError) Unwrap() error { return e.err }
 
 func (e *outcomeError) Is(target error) bool { return target == ErrOutcomeUnknown }
+
+// vespaError returns the SDK's error of a reply (package vespa's Error,
+// made through package wire so that its Retry-After is set).
+func vespaError(op, path string, status int, message string, retryAfter time.Duration, hasRetryAfter bool) *vespa.Error {
+	ve, _ := wire.NewError(wire.Failure{Op: op, Path: path, Status: status, Message: message,
+		RetryAfter: retryAfter, HasRetryAfter: hasRetryAfter}).(*vespa.Error) // package vespa, imported, made it
+	return ve
+}

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/internal/wire"
 	"github.com/govespa/govespa/vespa/retries"
 )
@@ -149,7 +150,7 @@ func (t *Transport) Upload(ctx context.Context, c Call) (*Reply, error) {
 		return r, nil
 	}
 	var e *Error
-	var we *wire.Error
+	var we *vespa.Error
 	switch {
 	case errors.As(err, &e) && (e.Status == http.StatusBadGateway || e.Status == http.StatusGatewayTimeout):
 		// A gateway in front of the server gave up on it: the server may
@@ -251,8 +252,9 @@ func (t *Transport) attempt(ctx context.Context, c Call, timeout time.Duration) 
 	}
 	if !resp.OK() {
 		e := NewError(t.Pkg, c.Op, c.Method, path, resp.Status, resp.Body)
-		d, ok := resp.RetryAfter()
-		wire.SetRetryAfter(e.Err, d, ok)
+		if d, ok := resp.RetryAfter(); ok {
+			e.Err = vespaError(c.Op, path, resp.Status, e.Message, d, ok)
+		}
 		return nil, true, e
 	}
 	return &Reply{Status: resp.Status, Header: resp.Header, Body: resp.Body}, true, nil
