@@ -13,51 +13,51 @@ import (
 var (
 	// ErrBadRequest matches a 400: bad path, parameter, JSON, selection,
 	// unknown document type or field.
-	ErrBadRequest = wire.ErrBadRequest
+	ErrBadRequest = errors.New("vespa: bad request")
 	// ErrUnauthorized matches a 401: the client is not authenticated (a
 	// missing or wrong token or certificate). A 403 — authenticated, but
 	// not allowed — is [ErrForbidden]. (The control plane's
 	// deploy.ErrUnauthorized and cloud.ErrUnauthorized match both 401 and
 	// 403, where either means the key or token was refused; to test for
 	// either on the data plane, check ErrUnauthorized and ErrForbidden.)
-	ErrUnauthorized = wire.ErrUnauthorized
+	ErrUnauthorized = errors.New("vespa: unauthorized")
 	// ErrForbidden matches a 403: the client may not do this.
-	ErrForbidden = wire.ErrForbidden
+	ErrForbidden = errors.New("vespa: forbidden")
 	// ErrNotFound matches a 404: a Get of a document that does not exist
 	// (update and remove of a missing document succeed with 200), or an
 	// unknown API path.
-	ErrNotFound = wire.ErrNotFound
+	ErrNotFound = errors.New("vespa: not found")
 	// ErrConflict matches a 409: the server's state conflicts with the
 	// request (a control-plane deployment in progress, say).
-	ErrConflict = wire.ErrConflict
+	ErrConflict = errors.New("vespa: conflict")
 	// ErrConditionNotMet matches a 412: the test-and-set condition was false,
 	// or a condition was given for a missing document without create.
-	ErrConditionNotMet = wire.ErrConditionNotMet
+	ErrConditionNotMet = errors.New("vespa: condition not met")
 	// ErrTooLarge matches a 413: the request body exceeds the server's limit.
-	ErrTooLarge = wire.ErrTooLarge
+	ErrTooLarge = errors.New("vespa: request too large")
 	// ErrTooManyRequests matches a 429: the container is overloaded.
-	ErrTooManyRequests = wire.ErrTooManyRequests
+	ErrTooManyRequests = errors.New("vespa: too many requests")
 	// ErrUnavailable matches a 503: the container is overloaded or not ready.
-	ErrUnavailable = wire.ErrUnavailable
+	ErrUnavailable = errors.New("vespa: service unavailable")
 	// ErrTimeout matches a 504: the operation timed out in Vespa.
-	ErrTimeout = wire.ErrTimeout
+	ErrTimeout = errors.New("vespa: timeout")
 	// ErrInsufficientStorage matches a 507: the content cluster blocks feed
 	// because disk or memory is full.
-	ErrInsufficientStorage = wire.ErrInsufficientStorage
+	ErrInsufficientStorage = errors.New("vespa: insufficient storage")
 	// ErrRedirect matches any 3xx. Vespa never redirects /document/v1 or
 	// /search/, so the data plane and queries never follow a redirect: the
 	// answer of something in front of Vespa (an http→https hop, a login
 	// proxy) is an error naming its status and Location, and nothing is
 	// written or sent elsewhere. Check the endpoint.
-	ErrRedirect = wire.ErrRedirect
+	ErrRedirect = errors.New("vespa: redirect not followed")
 	// ErrMalformedResponse matches a 2xx answer whose body is not the JSON
 	// Vespa sends (an HTML login page, a truncated or empty body): it is
 	// never taken for a success. The error quotes the start of the body.
-	ErrMalformedResponse = wire.ErrMalformedResponse
+	ErrMalformedResponse = errors.New("vespa: malformed response")
 	// ErrResponseTooLarge matches an answer larger than the client's limit
 	// on what it reads into memory ([WithDocumentLimit], [WithVisitPageLimit],
 	// query.WithResultLimit).
-	ErrResponseTooLarge = wire.ErrResponseTooLarge
+	ErrResponseTooLarge = errors.New("vespa: response too large")
 )
 
 // Error is the error of a failed request, the same type in every package of
@@ -141,7 +141,53 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Is reports whether target is the sentinel of e's status ([ErrNotFound]
 // for 404, [ErrRedirect] for a 3xx, and so on).
-func (e *Error) Is(target error) bool { return wire.StatusIs(e.Status, target) }
+func (e *Error) Is(target error) bool {
+	w := wireSentinel(target)
+	if w == nil {
+		return false
+	}
+	if wire.StatusIs(e.Status, w) {
+		return true
+	}
+	// A malformed or oversized answer has the internal sentinel in its cause.
+	return (w == wire.ErrMalformedResponse || w == wire.ErrResponseTooLarge) && errors.Is(e.Err, w) //nolint:errorlint // sentinel identity
+}
+
+// wireSentinel returns the internal package's sentinel of target, one of
+// this package's, or nil.
+func wireSentinel(target error) error {
+	switch target { //nolint:errorlint // sentinel identity
+	case ErrBadRequest:
+		return wire.ErrBadRequest
+	case ErrUnauthorized:
+		return wire.ErrUnauthorized
+	case ErrForbidden:
+		return wire.ErrForbidden
+	case ErrNotFound:
+		return wire.ErrNotFound
+	case ErrConflict:
+		return wire.ErrConflict
+	case ErrConditionNotMet:
+		return wire.ErrConditionNotMet
+	case ErrTooLarge:
+		return wire.ErrTooLarge
+	case ErrTooManyRequests:
+		return wire.ErrTooManyRequests
+	case ErrUnavailable:
+		return wire.ErrUnavailable
+	case ErrTimeout:
+		return wire.ErrTimeout
+	case ErrInsufficientStorage:
+		return wire.ErrInsufficientStorage
+	case ErrRedirect:
+		return wire.ErrRedirect
+	case ErrMalformedResponse:
+		return wire.ErrMalformedResponse
+	case ErrResponseTooLarge:
+		return wire.ErrResponseTooLarge
+	}
+	return nil
+}
 
 // ErrorFromResult returns nil when r has a 2xx status, and otherwise an
 // [*Error] with r's status, message (or body excerpt), document ID, path and

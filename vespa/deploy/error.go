@@ -47,17 +47,20 @@ type Error struct {
 // cannot name Error (this package imports it): it makes and reads its
 // errors through these two functions.
 func init() {
-	ctlplane.Register(
-		func(f ctlplane.Failure) error {
+	ctlplane.Register(ctlplane.ErrorType{
+		Make: func(f ctlplane.Failure) error {
 			return &Error{Op: f.Op, Method: f.Method, Path: f.Path, Status: f.Status, Code: f.Code, Message: f.Message, Err: f.Err, pkg: f.Pkg}
 		},
-		func(err error) (ctlplane.Failure, bool) {
+		Read: func(err error) (ctlplane.Failure, bool) {
 			var e *Error
 			if !errors.As(err, &e) {
 				return ctlplane.Failure{}, false
 			}
 			return e.failure(), true
-		})
+		},
+		Unauthorized:   ErrUnauthorized,
+		OutcomeUnknown: ErrOutcomeUnknown,
+	})
 }
 
 func (e *Error) failure() ctlplane.Failure {
@@ -125,18 +128,18 @@ var (
 	// have acted, or a gateway in front of it answered 502 or 504. The
 	// upload is never sent again on its own (see retries.Upload); the error
 	// says how to learn what happened.
-	ErrOutcomeUnknown = ctlplane.ErrOutcomeUnknown
+	ErrOutcomeUnknown = errors.New("vespa control plane: outcome unknown")
 	// ErrUnauthorized matches an [*Error] with status 401 or 403. It is never
 	// retried. (The data plane tells them apart: vespa.ErrUnauthorized is
 	// 401 only, vespa.ErrForbidden 403.)
-	ErrUnauthorized = ctlplane.ErrUnauthorized
+	ErrUnauthorized = errors.New("vespa control plane: unauthorized")
 	// ErrNotFound matches an [*Error] with status 404. It is vespa.ErrNotFound.
-	ErrNotFound = ctlplane.ErrNotFound
+	ErrNotFound = vespa.ErrNotFound
 	// ErrConflict matches an [*Error] with status 409, such as the config
 	// server's ACTIVATION_CONFLICT or APPLICATION_LOCK_FAILURE. It is
 	// vespa.ErrConflict.
-	ErrConflict = ctlplane.ErrConflict
+	ErrConflict = vespa.ErrConflict
 	// ErrBadRequest matches an [*Error] with status 400, such as an invalid
 	// application package. It is vespa.ErrBadRequest.
-	ErrBadRequest = ctlplane.ErrBadRequest
+	ErrBadRequest = vespa.ErrBadRequest
 )

@@ -12,14 +12,13 @@ import (
 	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
-// Sentinels of [Error] statuses, shared by packages deploy and cloud. Those
-// of one status are the SDK's own (vespa.ErrNotFound and so on), so that one
-// test serves every package; ErrUnauthorized matches 401 and 403 both.
+// This package's own sentinels, for its tests; deploy registers the public
+// ones (deploy.ErrUnauthorized, deploy.ErrOutcomeUnknown), which its errors
+// match too. The others of a status are the SDK's (vespa.ErrNotFound and so
+// on), so that one test serves every package; ErrUnauthorized matches 401
+// and 403 both.
 var (
 	ErrUnauthorized = errors.New("vespa control plane: unauthorized")
-	ErrNotFound     = wire.ErrNotFound
-	ErrConflict     = wire.ErrConflict
-	ErrBadRequest   = wire.ErrBadRequest
 	// ErrOutcomeUnknown matches the error of an upload whose request went
 	// out but whose reply was lost.
 	ErrOutcomeUnknown = errors.New("vespa control plane: outcome unknown")
@@ -74,29 +73,33 @@ func (f *Failure) Text() string {
 // StatusIs reports whether target is [ErrUnauthorized] and status 401 or
 // 403, or the SDK's sentinel of status (vespa.ErrNotFound for 404, and so on).
 func StatusIs(status int, target error) bool {
-	if target == ErrUnauthorized { //nolint:errorlint // sentinel identity
+	if target == ErrUnauthorized || target == errorType.Unauthorized && target != nil { //nolint:errorlint // sentinel identity
 		return status == http.StatusUnauthorized || status == http.StatusForbidden
 	}
-	return wire.StatusIs(status, target)
+	return (&vespa.Error{Status: status}).Is(target)
 }
 
 // errorType is the registered public error type (see [Failure]). Set once,
 // by package deploy's init, before any request can be made; read-only after.
-var errorType struct {
-	make func(Failure) error
-	read func(error) (Failure, bool)
+var errorType ErrorType
+
+// ErrorType is the public error type of replies and its sentinels.
+type ErrorType struct {
+	Make func(Failure) error         // the error of a reply
+	Read func(error) (Failure, bool) // the failure of the first such error in a chain
+	// Unauthorized and OutcomeUnknown are the public sentinels that
+	// [ErrUnauthorized] and [ErrOutcomeUnknown] stand for.
+	Unauthorized, OutcomeUnknown error
 }
 
-// Register makes make and read the way this package makes and reads the
-// errors of replies. Package deploy calls it from its init.
-func Register(make func(Failure) error, read func(error) (Failure, bool)) {
-	errorType.make, errorType.read = make, read
-}
+// Register makes t the way this package makes and reads the errors of
+// replies. Package deploy calls it from its init.
+func Register(t ErrorType) { errorType = t }
 
 // NewError returns the error of the reply f: a *deploy.Error.
 func NewError(f Failure) error {
-	if errorType.make != nil {
-		return errorType.make(f)
+	if errorType.Make != nil {
+		return errorType.Make(f)
 	}
 	return &failureError{f}
 }
@@ -104,8 +107,8 @@ func NewError(f Failure) error {
 // FailureOf returns the failure of the first error in err's chain that is
 // the error of a reply (a *deploy.Error), and whether there is one.
 func FailureOf(err error) (Failure, bool) {
-	if errorType.read != nil {
-		return errorType.read(err)
+	if errorType.Read != nil {
+		return errorType.Read(err)
 	}
 	var fe *failureError
 	if errors.As(err, &fe) {
@@ -171,7 +174,9 @@ func (e *outcomeError) Error() string {
 
 func (e *outcomeError) Unwrap() error { return e.err }
 
-func (e *outcomeError) Is(target error) bool { return target == ErrOutcomeUnknown }
+func (e *outcomeError) Is(target error) bool {
+	return target == ErrOutcomeUnknown || target == errorType.OutcomeUnknown && target != nil //nolint:errorlint // sentinel identity
+}
 
 // vespaError returns the SDK's error of a reply (package vespa's Error,
 // made through package wire so that its Retry-After is set).
