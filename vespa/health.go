@@ -37,7 +37,7 @@ func (c *Client) Health(ctx context.Context) error {
 	}
 	if err := json.Unmarshal(resp.Body, &h); err != nil || h.Status.Code == "" {
 		if resp.OK() {
-			return wire.Malformed("health", "", c.prefix+path, resp.Status, resp.Body, "not a /state/v1/health answer (no status.code)")
+			return wire.Malformed("health", "", c.prefix+path, resp.Status, resp.Body, "not a /state/v1/health answer (no status.code)", nil)
 		}
 		return wire.StatusError("health", "", c.prefix+path, resp, "")
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/govespa/govespa/vespa/internal/wire"
 	"github.com/govespa/govespa/vespa/retries"
 )
 
@@ -192,9 +191,9 @@ func WithVisitPageLimit(n int64) Option {
 // The default limits on answers read into memory.
 const (
 	// DefaultDocumentLimit is the default of [WithDocumentLimit].
-	DefaultDocumentLimit = wire.DefaultDocumentLimit
+	DefaultDocumentLimit = 64 << 20 // 64 MiB
 	// DefaultVisitPageLimit is the default of [WithVisitPageLimit].
-	DefaultVisitPageLimit = wire.DefaultVisitLimit
+	DefaultVisitPageLimit = 256 << 20 // 256 MiB
 )
 
 // secret is a string that never shows itself in formatted output.

@@ -127,7 +127,7 @@ func (c *Client) SendOnce(ctx context.Context, hc *http.Client, kind OperationKi
 		if r.BodyExcerpt != "" {
 			why = "not the answer of /document/v1: not a JSON object"
 		}
-		return nil, wire.Malformed(kind.String(), id.String(), path, r.Status, data, why)
+		return nil, wire.Malformed(kind.String(), id.String(), path, r.Status, data, why, nil)
 	}
 	return r, nil
 }

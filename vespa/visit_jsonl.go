@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -64,9 +63,7 @@ type visitLine struct {
 func decodeVisitLines(p *visitPage, body []byte) error {
 	malformed := func(line int, why string) error {
 		p.BodyExcerpt = wire.Excerpt(body)
-		e := wire.Malformed("visit", "", p.Path, p.Status, body, fmt.Sprintf("not a JSON Lines visit page (line %d: %s)", line, why))
-		e.Err = errors.Join(errMalformedPage, e.Err)
-		return e
+		return wire.Malformed("visit", "", p.Path, p.Status, body, fmt.Sprintf("not a JSON Lines visit page (line %d: %s)", line, why), errMalformedPage)
 	}
 	var (
 		lastIsContinuation bool

@@ -86,9 +86,7 @@ func decodeVisitPage(p *visitPage, status int, h http.Header, body []byte) error
 			p.BodyExcerpt = wire.Excerpt(body)
 		}
 		if p.OK() {
-			e := wire.Malformed("visit", "", p.Path, status, body, "not a visit page ("+err.Error()+")")
-			e.Err = errors.Join(errMalformedPage, e.Err)
-			return e
+			return wire.Malformed("visit", "", p.Path, status, body, "not a visit page ("+err.Error()+")", errMalformedPage)
 		}
 		return nil
 	}

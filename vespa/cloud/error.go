@@ -14,7 +14,10 @@ import (
 // [ErrUnauthorized] (401, 403) and the SDK's sentinel of its status
 // ([ErrNotFound], [ErrConflict] and [ErrBadRequest] are vespa.ErrNotFound,
 // vespa.ErrConflict and vespa.ErrBadRequest); errors.As finds the
-// *vespa.Error it wraps.
+// *vespa.Error it wraps (field Err). Its methods StatusCode, ErrorCode
+// (the "error-code") and RetryAfter (the reply's Retry-After hint) let
+// retry policies classify it. Being the same type, errors.As with a
+// *deploy.Error finds it too; go doc deploy.Error shows its fields.
 type Error = deploy.Error
 
 // Sentinel errors. Test for them with errors.Is. Those shared with package

@@ -238,7 +238,7 @@ func (cfg *validateConfig) request(ctx context.Context, x *wire.Exchange, method
 	resp, err := x.Do(ctx, &wire.Request{Op: "model URL check", Path: redactURL(rawURL), Method: method, URL: rawURL,
 		Header: h, Timeout: URLCheckTimeout, SkipBody: true})
 	if err != nil {
-		var we *wire.Error
+		var we *vespa.Error
 		if errors.As(err, &we) && we.Status != 0 {
 			cfg.log(ctx, method, rawURL, we.Status, nil)
 			return we.Status, nil

@@ -35,7 +35,7 @@ type Client struct {
 const DefaultTimeout = 500 * time.Millisecond
 
 // DefaultResultLimit is the default of [WithResultLimit].
-const DefaultResultLimit = wire.DefaultQueryLimit
+const DefaultResultLimit = 256 << 20 // 256 MiB
 
 // WithResultLimit bounds a query's answer read into memory: a larger answer
 // is a *[vespa.Error] matching [vespa.ErrResponseTooLarge], and the rest of

@@ -19,7 +19,11 @@ type Option interface {
 // document type and field. With schemas, unknown document types and fields are
 // rejected with 400 as Vespa rejects them. Several calls add up.
 func WithSchema(schemas ...Schema) Option {
-	return always(func(c *config) { c.schemas = append(c.schemas, schemas...) })
+	return always(func(c *config) {
+		for _, s := range schemas {
+			c.schemas = append(c.schemas, s.model())
+		}
+	})
 }
 
 // WithApplicationDir reads an application package from dir at start: the
@@ -88,11 +92,12 @@ func WithIgnoreUndefinedFields() Option {
 func WithFaults(rules ...FaultRule) Option {
 	return optionFunc(func(c *config) error {
 		for _, r := range rules {
-			if err := r.Validate(); err != nil {
+			m := r.model()
+			if err := m.Validate(); err != nil {
 				return err
 			}
+			c.faults = append(c.faults, m)
 		}
-		c.faults = append(c.faults, rules...)
 		return nil
 	})
 }

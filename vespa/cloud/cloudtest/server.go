@@ -151,18 +151,57 @@ func (s *Server) DropReplies(n int) { s.api.DropReplies(n) }
 // Request records a request a [Server] answered: its method, path, query,
 // key ID, whether its signature verified, the reply's status, and whether
 // that reply was dropped (see [Server.DropReplies]).
-type Request = cloudapi.Request
+type Request struct {
+	// Method is the request's HTTP method.
+	Method string
+	// Path is the request's raw path.
+	Path string
+	// RawQuery is the request's raw query string.
+	RawQuery string
+	// KeyID is the X-Key-Id of a signed request.
+	KeyID string
+	// Signed reports that the request carried a signature that verified.
+	Signed bool
+	// Status is the status of the reply.
+	Status int
+	// Dropped reports that the request was acted on and its reply dropped:
+	// the connection was closed instead (see [Server.DropReplies]).
+	Dropped bool
+}
 
 // Requests returns the requests answered so far, oldest first.
-func (s *Server) Requests() []Request { return s.api.Requests() }
+func (s *Server) Requests() []Request {
+	rs := s.api.Requests()
+	out := make([]Request, len(rs))
+	for i, r := range rs {
+		out[i] = Request(r) // the emulator's record has the same fields
+	}
+	return out
+}
 
 // Deployment is a deployment a [Server] holds: the application and zone it
 // is of, the paths of its package's files (sorted) and its pinned Vespa
 // version, if any.
-type Deployment = cloudapi.Deployment
+type Deployment struct {
+	// Tenant, Application and Instance name the application.
+	Tenant string
+	// Application is the application's name; see Tenant.
+	Application string
+	// Instance is the instance's name; see Tenant.
+	Instance string
+	// Environment is the zone's environment, such as "dev".
+	Environment string
+	// Region is the zone's region, such as "aws-us-east-1c".
+	Region string
+	// Files are the paths of the deployed package's files, sorted.
+	Files []string
+	// VespaVersion is the pinned version, if any.
+	VespaVersion string
+}
 
 // Deployment returns the deployment of tenant.application.instance in
 // env.region, if there is one.
 func (s *Server) Deployment(tenant, application, instance, env, region string) (Deployment, bool) {
-	return s.api.Deployment(tenant, application, instance, env, region)
+	d, ok := s.api.Deployment(tenant, application, instance, env, region)
+	return Deployment(d), ok // the emulator's record has the same fields
 }

@@ -2,7 +2,6 @@ package ctlplane
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -58,8 +57,7 @@ func TestDoJSONAndUploadJSON(t *testing.T) {
 				t.Errorf("HTML reply: %v", err)
 			}
 			_, err = send.f(t.Context(), tr, Call{Op: "delete", Method: http.MethodGet, URL: &url.URL{Scheme: "http", Host: "cp", Path: "/bad"}})
-			var e *Error
-			if !errors.As(err, &e) || e.Status != http.StatusBadRequest {
+			if e, ok := FailureOf(err); !ok || e.Status != http.StatusBadRequest {
 				t.Errorf("400 reply: %v, want an *Error with status 400", err)
 			}
 		})

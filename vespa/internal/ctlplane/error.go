@@ -8,71 +8,61 @@ import (
 	"strings"
 	"time"
 
+	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/internal/wire"
 )
 
-// Sentinels of [Error] statuses, shared by packages deploy and cloud. Those
-// of one status are the SDK's own (vespa.ErrNotFound and so on), so that one
-// test serves every package; ErrUnauthorized matches 401 and 403 both.
+// This package's own sentinels, for its tests; deploy registers the public
+// ones (deploy.ErrUnauthorized, deploy.ErrOutcomeUnknown), which its errors
+// match too. The others of a status are the SDK's (vespa.ErrNotFound and so
+// on), so that one test serves every package; ErrUnauthorized matches 401
+// and 403 both.
 var (
 	ErrUnauthorized = errors.New("vespa control plane: unauthorized")
-	ErrNotFound     = wire.ErrNotFound
-	ErrConflict     = wire.ErrConflict
-	ErrBadRequest   = wire.ErrBadRequest
 	// ErrOutcomeUnknown matches the error of an upload whose request went
 	// out but whose reply was lost.
 	ErrOutcomeUnknown = errors.New("vespa control plane: outcome unknown")
 )
 
-// Error is a reply with a non-2xx status from a config server or from Vespa
-// Cloud's control plane. Code and Message come from the reply's JSON body
-// ({"error-code": ..., "message": ...}); when the body is not such JSON,
-// Message holds the start of it. Error never contains request headers, the
-// query string, keys or tokens.
-type Error struct {
-	// Op names the call that failed, such as "deploy" or "run status".
-	Op string
-	// Method is the request's method, such as "POST".
-	Method string
-	// Path is the request's URL path, without the query.
-	Path string
-	// Status is the HTTP status.
-	Status int
-	// Code is the server's "error-code", such as "INVALID_APPLICATION_PACKAGE"
-	// or "APPLICATION_LOCK_FAILURE".
-	Code string
-	// Message is the server's message.
-	Message string
-	// Err is the same failure as the SDK's one error type (*vespa.Error,
-	// with its status, message and Retry-After), which Unwrap returns: so
-	// errors.As(err, &vespaErr) and the vespa sentinels work.
-	Err *wire.Error
-
-	pkg string // "deploy" or "cloud", the start of Error()
+// Failure is what the error of a reply with a non-2xx status from a config
+// server or from Vespa Cloud's control plane holds. Its public type is
+// deploy.Error, declared in package deploy so that go doc shows it; deploy
+// imports this package, so this package cannot name it: deploy registers
+// it ([Register]) when it is initialised, and every such error is made
+// through [NewError] and read through [FailureOf]. Packages deploy and
+// cloud (which imports deploy) are this package's only users, so at run
+// time the error is a *deploy.Error; failureError stands in only in this
+// package's own tests. See deploy.Error for the fields.
+type Failure struct {
+	Op, Method, Path string
+	Status           int
+	Code, Message    string
+	Err              *vespa.Error
+	Pkg              string // "deploy" or "cloud", the start of its text
 }
 
-// Error returns "<package>: <op>: <status> <code>: <message>" (the op left
+// Text returns "<package>: <op>: <status> <code>: <message>" (the op left
 // out where it is the package's name), with a hint where the cause is known.
-func (e *Error) Error() string {
+func (f *Failure) Text() string {
 	var b strings.Builder
-	pkg := e.pkg
+	pkg := f.Pkg
 	if pkg == "" {
 		pkg = "vespa"
 	}
-	if e.Op == "" || e.Op == pkg {
-		fmt.Fprintf(&b, "%s: %d", pkg, e.Status) // "deploy: deploy:" says nothing more
+	if f.Op == "" || f.Op == pkg {
+		fmt.Fprintf(&b, "%s: %d", pkg, f.Status) // "deploy: deploy:" says nothing more
 	} else {
-		fmt.Fprintf(&b, "%s: %s: %d", pkg, e.Op, e.Status)
+		fmt.Fprintf(&b, "%s: %s: %d", pkg, f.Op, f.Status)
 	}
-	if e.Code != "" {
-		b.WriteString(" " + e.Code)
-	} else if t := http.StatusText(e.Status); t != "" {
+	if f.Code != "" {
+		b.WriteString(" " + f.Code)
+	} else if t := http.StatusText(f.Status); t != "" {
 		b.WriteString(" " + t)
 	}
-	if e.Message != "" {
-		b.WriteString(": " + e.Message)
+	if f.Message != "" {
+		b.WriteString(": " + f.Message)
 	}
-	if e.Status == http.StatusNotFound && strings.Contains(e.Message, "No request handler bound to") && strings.HasPrefix(e.Path, "/application/v2/") {
+	if f.Status == http.StatusNotFound && strings.Contains(f.Message, "No request handler bound to") && strings.HasPrefix(f.Path, "/application/v2/") {
 		// JDisc's own 404 for a path no handler serves: a container (8080),
 		// not the config server (19071), answered.
 		b.WriteString(" (a Vespa container answered, not a config server: give the config server's URL, port 19071 by default)")
@@ -80,64 +70,91 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// StatusCode returns the HTTP status, so that retry policies can classify the
-// error (see package retries).
-func (e *Error) StatusCode() int { return e.Status }
-
-// ErrorCode returns the server's error-code, so that retry policies can tell
-// a transient 409 from a final one (retries.IsTransientConflict).
-func (e *Error) ErrorCode() string { return e.Code }
-
-// Is reports whether the error matches [ErrUnauthorized] (401, 403) or the
-// SDK's sentinel of its status (vespa.ErrNotFound for 404, vespa.ErrConflict
-// for 409, and so on, which [ErrNotFound], [ErrConflict] and
-// [ErrBadRequest] are).
-func (e *Error) Is(target error) bool {
-	if target == ErrUnauthorized { //nolint:errorlint // sentinel identity
-		return e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden
+// StatusIs reports whether target is [ErrUnauthorized] and status 401 or
+// 403, or the SDK's sentinel of status (vespa.ErrNotFound for 404, and so on).
+func StatusIs(status int, target error) bool {
+	if target == ErrUnauthorized || target == errorType.Unauthorized && target != nil { //nolint:errorlint // sentinel identity
+		return status == http.StatusUnauthorized || status == http.StatusForbidden
 	}
-	return wire.StatusIs(e.Status, target)
+	return (&vespa.Error{Status: status}).Is(target)
 }
 
-// Unwrap returns the failure as a *vespa.Error.
-func (e *Error) Unwrap() error {
-	if e.Err == nil {
+// errorType is the registered public error type (see [Failure]). Set once,
+// by package deploy's init, before any request can be made; read-only after.
+var errorType ErrorType
+
+// ErrorType is the public error type of replies and its sentinels.
+type ErrorType struct {
+	Make func(Failure) error         // the error of a reply
+	Read func(error) (Failure, bool) // the failure of the first such error in a chain
+	// Unauthorized and OutcomeUnknown are the public sentinels that
+	// [ErrUnauthorized] and [ErrOutcomeUnknown] stand for.
+	Unauthorized, OutcomeUnknown error
+}
+
+// Register makes t the way this package makes and reads the errors of
+// replies. Package deploy calls it from its init.
+func Register(t ErrorType) { errorType = t }
+
+// NewError returns the error of the reply f: a *deploy.Error.
+func NewError(f Failure) error {
+	if errorType.Make != nil {
+		return errorType.Make(f)
+	}
+	return &failureError{f}
+}
+
+// FailureOf returns the failure of the first error in err's chain that is
+// the error of a reply (a *deploy.Error), and whether there is one.
+func FailureOf(err error) (Failure, bool) {
+	if errorType.Read != nil {
+		return errorType.Read(err)
+	}
+	var fe *failureError
+	if errors.As(err, &fe) {
+		return fe.f, true
+	}
+	return Failure{}, false
+}
+
+// failureError is the error of a reply where package deploy is not linked
+// in (see [Failure]).
+type failureError struct{ f Failure }
+
+func (e *failureError) Error() string        { return e.f.Text() }
+func (e *failureError) StatusCode() int      { return e.f.Status }
+func (e *failureError) ErrorCode() string    { return e.f.Code }
+func (e *failureError) Is(target error) bool { return StatusIs(e.f.Status, target) }
+func (e *failureError) Unwrap() error {
+	if e.f.Err == nil {
 		return nil
 	}
-	return e.Err
-}
-
-// RetryAfter returns the reply's Retry-After hint, so that retry policies
-// honour it (within their cap).
-func (e *Error) RetryAfter() (time.Duration, bool) {
-	if e.Err == nil {
-		return 0, false
-	}
-	return e.Err.RetryAfter()
+	return e.f.Err
 }
 
 // maxErrorBody is how much of a non-JSON error body is kept as the message.
 const maxErrorBody = 512
 
-// NewError builds an *Error from a reply's status and body; pkg ("deploy",
-// "cloud") starts its text.
-func NewError(pkg, op, method, path string, status int, body []byte) *Error {
-	e := &Error{pkg: pkg, Op: op, Method: method, Path: path, Status: status}
-	defer func() { e.Err = &wire.Error{Op: op, Path: path, Status: status, Message: e.Message} }()
+// ParseReply returns the failure of a reply with status and body; pkg
+// ("deploy", "cloud") starts its text. Its Err is the same failure as a
+// *vespa.Error, with the Retry-After hint given.
+func ParseReply(pkg, op, method, path string, status int, body []byte, retryAfter time.Duration, hasRetryAfter bool) Failure {
+	f := Failure{Pkg: pkg, Op: op, Method: method, Path: path, Status: status}
 	var env struct {
 		ErrorCode string `json:"error-code"`
 		Message   string `json:"message"`
 	}
 	if json.Unmarshal(body, &env) == nil && (env.Message != "" || env.ErrorCode != "") {
-		e.Code, e.Message = env.ErrorCode, env.Message
-		return e
+		f.Code, f.Message = env.ErrorCode, env.Message
+	} else {
+		msg := strings.TrimSpace(string(body))
+		if len(msg) > maxErrorBody {
+			msg = msg[:maxErrorBody] + "…"
+		}
+		f.Message = msg
 	}
-	msg := strings.TrimSpace(string(body))
-	if len(msg) > maxErrorBody {
-		msg = msg[:maxErrorBody] + "…"
-	}
-	e.Message = msg
-	return e
+	f.Err = vespaError(op, path, status, f.Message, retryAfter, hasRetryAfter)
+	return f
 }
 
 // outcomeError is an upload whose request went out and whose reply was lost.
@@ -157,4 +174,14 @@ func (e *outcomeError) Error() string {
 
 func (e *outcomeError) Unwrap() error { return e.err }
 
-func (e *outcomeError) Is(target error) bool { return target == ErrOutcomeUnknown }
+func (e *outcomeError) Is(target error) bool {
+	return target == ErrOutcomeUnknown || target == errorType.OutcomeUnknown && target != nil //nolint:errorlint // sentinel identity
+}
+
+// vespaError returns the SDK's error of a reply (package vespa's Error,
+// made through package wire so that its Retry-After is set).
+func vespaError(op, path string, status int, message string, retryAfter time.Duration, hasRetryAfter bool) *vespa.Error {
+	ve, _ := wire.NewError(wire.Failure{Op: op, Path: path, Status: status, Message: message,
+		RetryAfter: retryAfter, HasRetryAfter: hasRetryAfter}).(*vespa.Error) // package vespa, imported, made it
+	return ve
+}

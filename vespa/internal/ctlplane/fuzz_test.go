@@ -7,8 +7,8 @@ func FuzzNewError(f *testing.F) {
 	f.Add(403, []byte(`{"code":403,"message":"Access denied"}`))
 	f.Add(502, []byte(`<html>bad gateway</html>`))
 	f.Fuzz(func(t *testing.T, status int, b []byte) {
-		e := NewError("cloud", "op", "GET", "/p", status, b)
-		if e.StatusCode() != status || e.Error() == "" || len(e.Message) > maxErrorBody+len("…") {
+		e := ParseReply("cloud", "op", "GET", "/p", status, b, 0, false)
+		if e.Status != status || e.Err.StatusCode() != status || e.Text() == "" || len(e.Message) > maxErrorBody+len("…") {
 			t.Fatalf("error %+v", e)
 		}
 	})

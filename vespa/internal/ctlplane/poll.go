@@ -2,7 +2,6 @@ package ctlplane
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -26,8 +25,8 @@ func IsFinal(ctx context.Context, err error) bool {
 	if ctx.Err() != nil {
 		return true
 	}
-	var e *Error
-	return errors.As(err, &e) && retries.IsFinal4xx(e.Status) && !retries.IsTransientConflict(e)
+	f, ok := FailureOf(err)
+	return ok && retries.IsFinal4xx(f.Status) && !retries.IsTransientConflict(NewError(f))
 }
 
 // Poll calls check, then again every interval, until check reports done or a

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/internal/wire"
 	"github.com/govespa/govespa/vespa/retries"
 )
@@ -148,14 +149,14 @@ func (t *Transport) Upload(ctx context.Context, c Call) (*Reply, error) {
 	if err == nil {
 		return r, nil
 	}
-	var e *Error
-	var we *wire.Error
+	e, reply := FailureOf(err)
+	var we *vespa.Error
 	switch {
-	case errors.As(err, &e) && (e.Status == http.StatusBadGateway || e.Status == http.StatusGatewayTimeout):
+	case reply && (e.Status == http.StatusBadGateway || e.Status == http.StatusGatewayTimeout):
 		// A gateway in front of the server gave up on it: the server may
 		// have acted all the same.
 		return nil, &outcomeError{pkg: t.Pkg, op: c.Op, check: c.Check, err: err}
-	case e != nil, errors.As(err, &we) && we.Status != 0:
+	case reply, errors.As(err, &we) && we.Status != 0:
 		return nil, err // an answer came (a non-2xx, a redirect not followed): the outcome is known
 	case sent:
 		return nil, &outcomeError{pkg: t.Pkg, op: c.Op, check: c.Check, err: err}
@@ -250,10 +251,8 @@ func (t *Transport) attempt(ctx context.Context, c Call, timeout time.Duration) 
 		return nil, wrote.Load() && !wire.NotSent(err), err // a *vespa.Error: "vespa: <op> <path>: <cause>"
 	}
 	if !resp.OK() {
-		e := NewError(t.Pkg, c.Op, c.Method, path, resp.Status, resp.Body)
 		d, ok := resp.RetryAfter()
-		wire.SetRetryAfter(e.Err, d, ok)
-		return nil, true, e
+		return nil, true, NewError(ParseReply(t.Pkg, c.Op, c.Method, path, resp.Status, resp.Body, d, ok))
 	}
 	return &Reply{Status: resp.Status, Header: resp.Header, Body: resp.Body}, true, nil
 }

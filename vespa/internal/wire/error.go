@@ -56,84 +56,109 @@ func StatusIs(status int, target error) bool {
 	return ok && s == status
 }
 
-// Error is the error of a failed request of any package of the SDK (vespa.Error).
-type Error struct {
-	// Status is the HTTP status; 0 when no response was received.
-	Status int
-	// Message is Vespa's "message", or a short excerpt of a body that was not
-	// Vespa JSON (such as a proxy's HTML error page).
-	Message string
-	// ID is the document ID the request was about, as text; may be empty.
-	ID string
-	// Op is the operation: "get", "put", "update", "remove", "visit",
-	// "query", "health" or a control-plane verb.
-	Op string
-	// Path is the request path (percent-encoded, without the query).
-	Path string
-	// Location is the Location header of a 3xx answer, which is never
-	// followed on the data plane, without user information or query.
-	Location string
-	// Err is the underlying cause (transport failure, context error,
-	// malformed or oversized answer), if any.
-	Err error
+// Failure is what the SDK's error of a failed request holds. Its public
+// type is vespa.Error, declared in package vespa so that go doc and editors
+// show it; vespa imports this package, so this package cannot name it:
+// vespa registers it ([Register]) when it is initialised, and every error
+// of a failed request is made here through [NewError] and read through
+// [FailureOf]. Every package that sends requests imports vespa, so that at
+// run time there is one error type, *vespa.Error; failureError stands in
+// only where vespa is not linked in (this package's own tests).
+type Failure struct {
+	Status   int    // the HTTP status; 0 when no response was received
+	Message  string // Vespa's "message", or an excerpt of a body that was not Vespa JSON
+	ID       string // the document ID, as text; may be empty
+	Op       string // "get", "put", ..., "query", "health" or a control-plane verb
+	Path     string // the request path (percent-encoded, without the query)
+	Location string // the Location of a 3xx, without user information or query
+	Err      error  // the underlying cause, if any
 
-	retryAfter    time.Duration
-	hasRetryAfter bool
+	RetryAfter    time.Duration // the server's Retry-After hint, if HasRetryAfter
+	HasRetryAfter bool
 }
 
-// Error returns "vespa: <op> <id or path>: status <n> <text>: <message>:
-// <cause>" (parts that are empty are left out).
-func (e *Error) Error() string {
+// Text returns "vespa: <op> <id or path>: status <n> <text>: <message>:
+// <cause>" (parts that are empty are left out): the text of vespa.Error.
+func (f *Failure) Text() string {
 	var b strings.Builder
 	b.WriteString("vespa: ")
-	if e.Op != "" {
-		b.WriteString(e.Op)
+	if f.Op != "" {
+		b.WriteString(f.Op)
 		b.WriteByte(' ')
 	}
 	switch {
-	case e.ID != "":
-		b.WriteString(QuoteShort(e.ID, 200))
-	case e.Path != "":
-		b.WriteString(e.Path)
+	case f.ID != "":
+		b.WriteString(QuoteShort(f.ID, 200))
+	case f.Path != "":
+		b.WriteString(f.Path)
 	}
-	if e.Status != 0 {
-		fmt.Fprintf(&b, ": status %d %s", e.Status, http.StatusText(e.Status))
+	if f.Status != 0 {
+		fmt.Fprintf(&b, ": status %d %s", f.Status, http.StatusText(f.Status))
 	}
-	if e.Status >= 300 && e.Status <= 399 {
+	if f.Status >= 300 && f.Status <= 399 {
 		b.WriteString(": redirect not followed")
-		if e.Location != "" {
+		if f.Location != "" {
 			b.WriteString(" (Location: ")
-			b.WriteString(e.Location)
+			b.WriteString(f.Location)
 			b.WriteByte(')')
 		}
 	}
-	if e.Message != "" {
+	if f.Message != "" {
 		b.WriteString(": ")
-		b.WriteString(e.Message)
+		b.WriteString(f.Message)
 	}
-	if e.Err != nil {
+	if f.Err != nil {
 		b.WriteString(": ")
-		b.WriteString(e.Err.Error())
+		b.WriteString(f.Err.Error())
 	}
 	return b.String()
 }
 
-// StatusCode returns the HTTP status, 0 when no response was received.
-func (e *Error) StatusCode() int { return e.Status }
+// errorType is the registered public error type: how to make one from a
+// Failure and how to read one back. Set once, by package vespa's init,
+// before any request can be made; read-only after.
+var errorType struct {
+	make func(Failure) error
+	read func(error) (Failure, bool)
+}
 
-// RetryAfter returns the server's Retry-After hint (at most [MaxRetryAfter]),
-// if its answer had one.
-func (e *Error) RetryAfter() (time.Duration, bool) { return e.retryAfter, e.hasRetryAfter }
+// Register makes make and read the way this package makes and reads the
+// errors of failed requests. Package vespa calls it from its init; it is
+// not safe to call once requests run.
+func Register(make func(Failure) error, read func(error) (Failure, bool)) {
+	errorType.make, errorType.read = make, read
+}
 
-// Unwrap returns the underlying cause.
-func (e *Error) Unwrap() error { return e.Err }
+// NewError returns the error of the failure f: a *vespa.Error.
+func NewError(f Failure) error {
+	if errorType.make != nil {
+		return errorType.make(f)
+	}
+	return &failureError{f}
+}
 
-// Is reports whether target is the sentinel of e's status ([ErrNotFound]
-// for 404, [ErrRedirect] for a 3xx, and so on).
-func (e *Error) Is(target error) bool { return StatusIs(e.Status, target) }
+// FailureOf returns the failure of the first error in err's chain that is
+// the error of a failed request (a *vespa.Error), and whether there is one.
+func FailureOf(err error) (Failure, bool) {
+	if errorType.read != nil {
+		return errorType.read(err)
+	}
+	var fe *failureError
+	if errors.As(err, &fe) {
+		return fe.f, true
+	}
+	return Failure{}, false
+}
 
-// SetRetryAfter sets the Retry-After hint of e.
-func SetRetryAfter(e *Error, d time.Duration, ok bool) { e.retryAfter, e.hasRetryAfter = d, ok }
+// failureError is the error of a failure where package vespa is not linked
+// in (see [Failure]).
+type failureError struct{ f Failure }
+
+func (e *failureError) Error() string                     { return e.f.Text() }
+func (e *failureError) StatusCode() int                   { return e.f.Status }
+func (e *failureError) RetryAfter() (time.Duration, bool) { return e.f.RetryAfter, e.f.HasRetryAfter }
+func (e *failureError) Unwrap() error                     { return e.f.Err }
+func (e *failureError) Is(target error) bool              { return StatusIs(e.f.Status, target) }
 
 // QuoteShort quotes s, cut to at most max bytes (on a rune boundary) and
 // followed by its full length when cut.

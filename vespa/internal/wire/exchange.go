@@ -194,7 +194,7 @@ func (x *Exchange) Send(ctx context.Context, r *Request) (*Response, error) {
 	}
 	hr, err := http.NewRequestWithContext(ctx, r.Method, r.URL, nil)
 	if err != nil {
-		return nil, &Error{Op: r.Op, ID: r.ID, Path: r.Path, Err: HideURL(err)}
+		return nil, NewError(Failure{Op: r.Op, ID: r.ID, Path: r.Path, Err: HideURL(err)})
 	}
 	if r.Body != nil {
 		SetBody(hr, r.Body)
@@ -223,7 +223,7 @@ func (r *Request) limit() int64 {
 // skipBody the body is closed unread.
 func Finish(op, id, path string, hr *http.Response, limit int64, skipBody bool) (*Response, error) {
 	if hr == nil {
-		return nil, &Error{Op: op, ID: id, Path: path, Err: errors.New("no response")}
+		return nil, NewError(Failure{Op: op, ID: id, Path: path, Err: errors.New("no response")})
 	}
 	if skipBody && !IsRedirect(hr.StatusCode) {
 		_ = hr.Body.Close()
@@ -250,36 +250,38 @@ func ReadAnswer(op, id, path string, hr *http.Response, limit int64) ([]byte, er
 	}
 	body, err := ReadBody(hr.Body, hr.ContentLength, limit)
 	if err != nil {
-		e := &Error{Op: op, ID: id, Path: path, Err: err}
+		f := Failure{Op: op, ID: id, Path: path, Err: err}
 		if _, ok := err.(*LimitError); ok { //nolint:errorlint // ReadBody returns it bare
-			e.Status = hr.StatusCode
+			f.Status = hr.StatusCode
 		}
-		return nil, e
+		return nil, NewError(f)
 	}
 	return body, nil
 }
 
 // StatusError returns the error of a response with a status other than
 // 2xx: Vespa's message if given, else an excerpt of the body.
-func StatusError(op, id, path string, resp *Response, message string) *Error {
+func StatusError(op, id, path string, resp *Response, message string) error {
 	if message == "" {
 		message = Excerpt(resp.Body)
 	}
-	e := &Error{Op: op, ID: id, Path: path, Status: resp.Status, Message: message}
-	SetRetryAfter(e, resp.retryAfter, resp.hasRetryAfter)
-	return e
+	return NewError(Failure{Op: op, ID: id, Path: path, Status: resp.Status, Message: message,
+		RetryAfter: resp.retryAfter, HasRetryAfter: resp.hasRetryAfter})
 }
 
 // Malformed returns the error of a 2xx answer whose body is not the Vespa
 // JSON expected: it matches [ErrMalformedResponse] and quotes the start of
-// the body.
-func Malformed(op, id, path string, status int, body []byte, why string) *Error {
+// the body. A non-nil also is joined to its cause.
+func Malformed(op, id, path string, status int, body []byte, why string, also error) error {
 	msg := "empty body"
 	if len(bytes.TrimSpace(body)) > 0 {
 		msg = "body: " + Excerpt(body)
 	}
-	return &Error{Op: op, ID: id, Path: path, Status: status, Message: msg,
-		Err: fmt.Errorf("%w: %s", ErrMalformedResponse, why)}
+	cause := fmt.Errorf("%w: %s", ErrMalformedResponse, why)
+	if also != nil {
+		cause = errors.Join(also, cause)
+	}
+	return NewError(Failure{Op: op, ID: id, Path: path, Status: status, Message: msg, Err: cause})
 }
 
 // restyLogger routes resty's own messages to the logger at debug level.

@@ -45,8 +45,8 @@ func TestExchange_RedirectsAreNotFollowed(t *testing.T) {
 				URL: front.URL + "/document/v1/a/b/docid/c", Body: []byte(`{"fields":{}}`),
 				Header: http.Header{"Authorization": {"Bearer tok"}},
 			})
-			var we *wire.Error
-			if !errors.As(err, &we) || we.Status != code || !errors.Is(err, wire.ErrRedirect) {
+			we, ok := wire.FailureOf(err)
+			if !ok || we.Status != code || !errors.Is(err, wire.ErrRedirect) {
 				t.Fatalf("got %v, want an *Error with status %d matching ErrRedirect", err, code)
 			}
 			if !strings.HasPrefix(we.Location, other.URL) || strings.Contains(err.Error(), "s3cr3t") {
@@ -96,8 +96,8 @@ func TestExchange_Limit(t *testing.T) {
 	})
 	x := wire.New(wire.Config{})
 	_, err := x.Do(context.Background(), &wire.Request{Op: "get", Method: http.MethodGet, URL: srv.URL, Limit: 1000})
-	var we *wire.Error
-	if !errors.As(err, &we) || !errors.Is(err, wire.ErrResponseTooLarge) || we.Status != 200 {
+	we, ok := wire.FailureOf(err)
+	if !ok || !errors.Is(err, wire.ErrResponseTooLarge) || we.Status != 200 {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -116,8 +116,8 @@ func TestExchange_Timeout(t *testing.T) {
 	start := time.Now()
 	_, err := x.Do(context.Background(), &wire.Request{Op: "query", Path: "/search/", Method: http.MethodGet,
 		URL: srv.URL + "/search/?yql=secret+stuff", Timeout: 100 * time.Millisecond})
-	var we *wire.Error
-	if !errors.As(err, &we) || we.Status != 0 || !errors.Is(err, context.DeadlineExceeded) {
+	we, ok := wire.FailureOf(err)
+	if !ok || we.Status != 0 || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v, want a transport *Error matching DeadlineExceeded", err)
 	}
 	if time.Since(start) > 5*time.Second {
@@ -156,31 +156,32 @@ func TestStatusError(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := wire.StatusError("query", "", "/search/", resp, "")
-	if !errors.Is(e, wire.ErrTooManyRequests) || e.Message != "<html>slow down</html>" {
+	f, _ := wire.FailureOf(e)
+	if !errors.Is(e, wire.ErrTooManyRequests) || f.Message != "<html>slow down</html>" {
 		t.Errorf("got %v", e)
 	}
-	if d, ok := e.RetryAfter(); !ok || d != wire.MaxRetryAfter {
+	if d, ok := f.RetryAfter, f.HasRetryAfter; !ok || d != wire.MaxRetryAfter {
 		t.Errorf("Retry-After %v, %v; want the cap", d, ok)
 	}
 	for status, want := range map[int]error{400: wire.ErrBadRequest, 401: wire.ErrUnauthorized, 403: wire.ErrForbidden,
 		404: wire.ErrNotFound, 409: wire.ErrConflict, 412: wire.ErrConditionNotMet, 413: wire.ErrTooLarge,
 		429: wire.ErrTooManyRequests, 503: wire.ErrUnavailable, 504: wire.ErrTimeout, 507: wire.ErrInsufficientStorage,
 		301: wire.ErrRedirect, 308: wire.ErrRedirect} {
-		if !errors.Is(&wire.Error{Status: status}, want) {
+		if !errors.Is(wire.NewError(wire.Failure{Status: status}), want) {
 			t.Errorf("status %d does not match %v", status, want)
 		}
-		if errors.Is(&wire.Error{Status: 200}, want) {
+		if errors.Is(wire.NewError(wire.Failure{Status: 200}), want) {
 			t.Errorf("200 matches %v", want)
 		}
 	}
 }
 
 func TestMalformed(t *testing.T) {
-	e := wire.Malformed("put", "id:a:b::c", "/p", 200, []byte("<html><body>Please log in</body></html>"), "not a document answer")
+	e := wire.Malformed("put", "id:a:b::c", "/p", 200, []byte("<html><body>Please log in</body></html>"), "not a document answer", nil)
 	if !errors.Is(e, wire.ErrMalformedResponse) || !strings.Contains(e.Error(), "Please log in") {
 		t.Errorf("got %v", e)
 	}
-	if e := wire.Malformed("put", "", "/p", 200, nil, "empty"); !strings.Contains(e.Error(), "empty body") {
+	if e := wire.Malformed("put", "", "/p", 200, nil, "empty", nil); !strings.Contains(e.Error(), "empty body") {
 		t.Errorf("got %v", e)
 	}
 }
@@ -227,8 +228,8 @@ func TestExchange_TransportFailureIsLogged(t *testing.T) {
 		logs.Reset()
 		_, err := send(t.Context(), &wire.Request{Op: "get", ID: "id:a:b::c", Path: "/document/v1/a/b/docid/c", Method: http.MethodGet,
 			URL: "http://h:1/document/v1/a/b/docid/c?secret=s3cr3t"})
-		var we *wire.Error
-		if !errors.As(err, &we) || we.Status != 0 || we.Op != "get" || we.ID != "id:a:b::c" || !errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "s3cr3t") {
+		we, ok := wire.FailureOf(err)
+		if !ok || we.Status != 0 || we.Op != "get" || we.ID != "id:a:b::c" || !errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "s3cr3t") {
 			t.Errorf("%s: %v, want a transport *Error wrapping the cause, without the query", name, err)
 		}
 		if l := logs.String(); !strings.Contains(l, `msg="vespa request failed" op=get path=/document/v1/a/b/docid/c error="unexpected EOF"`) || strings.Contains(l, "s3cr3t") {

@@ -71,7 +71,6 @@ func RedactURL(raw string) string {
 }
 
 // redirectError returns the error of a 3xx answer that was not followed.
-func redirectError(op, id, path string, status int, h http.Header) *Error {
-	e := &Error{Op: op, ID: id, Path: path, Status: status, Location: RedactURL(h.Get("Location"))}
-	return e
+func redirectError(op, id, path string, status int, h http.Header) error {
+	return NewError(Failure{Op: op, ID: id, Path: path, Status: status, Location: RedactURL(h.Get("Location"))})
 }

@@ -39,18 +39,17 @@ func Run[T any](ctx context.Context, p retries.Policy, op func(context.Context) 
 }
 
 // KeptCause returns the error of a call whose context ended (ctxErr) after
-// the outcome last: an [*Error] like last's (its status, message, ID) whose
-// cause is ctxErr with last's own cause, or else ctxErr wrapping last.
+// the outcome last: an error like last's [Failure] (its status, message,
+// ID) whose cause is ctxErr with last's own cause, or else ctxErr wrapping
+// last.
 func KeptCause(ctxErr, last error) error {
-	var le *Error
-	if errors.As(last, &le) {
-		e := *le
-		if le.Err != nil {
-			e.Err = fmt.Errorf("%w (last attempt: %w)", ctxErr, le.Err)
+	if f, ok := FailureOf(last); ok {
+		if f.Err != nil {
+			f.Err = fmt.Errorf("%w (last attempt: %w)", ctxErr, f.Err)
 		} else {
-			e.Err = ctxErr
+			f.Err = ctxErr
 		}
-		return &e
+		return NewError(f)
 	}
 	return fmt.Errorf("%w (last attempt: %w)", ctxErr, last)
 }

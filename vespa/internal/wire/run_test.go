@@ -19,13 +19,13 @@ func TestRun_KeepsTheCause(t *testing.T) {
 			calls := 0
 			_, err := Run(ctx, p, func(context.Context) (int, error) {
 				calls++
-				return 0, &Error{Op: "put", Status: 429, Message: "overloaded"}
+				return 0, NewError(Failure{Op: "put", Status: 429, Message: "overloaded"})
 			}, nil)
 			if calls != 2 {
 				t.Errorf("%d attempts, want 2", calls)
 			}
-			var e *Error
-			if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrTooManyRequests) || !errors.As(err, &e) || e.Message != "overloaded" {
+			f, ok := FailureOf(err)
+			if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrTooManyRequests) || !ok || f.Message != "overloaded" {
 				t.Fatalf("got %v, want it to match DeadlineExceeded and ErrTooManyRequests", err)
 			}
 		})
@@ -36,7 +36,7 @@ func TestRun_KeepsTheCause(t *testing.T) {
 			defer cancel()
 			p := p.WithRetryIf(func(o retries.Outcome) bool { return true })
 			_, err := Run(ctx, p, func(context.Context) (int, error) { return 503, nil },
-				func(v int, err error) error { return &Error{Status: v} })
+				func(v int, err error) error { return NewError(Failure{Status: v}) })
 			if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrUnavailable) {
 				t.Fatalf("got %v", err)
 			}
@@ -46,10 +46,10 @@ func TestRun_KeepsTheCause(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
 			defer cancel()
-			want := &Error{Op: "get"}
+			var want error
 			_, err := Run(ctx, p, func(ctx context.Context) (int, error) {
 				<-ctx.Done()
-				want.Err = ctx.Err()
+				want = NewError(Failure{Op: "get", Err: ctx.Err()})
 				return 0, want
 			}, nil)
 			if err != want { //nolint:errorlint // identity: the attempt's own error
@@ -62,7 +62,7 @@ func TestRun_KeepsTheCause(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), 1500*time.Millisecond)
 			defer cancel()
 			boom := errors.New("connection reset")
-			_, err := Run(ctx, p, func(context.Context) (int, error) { return 0, &Error{Op: "get", Err: boom} }, nil)
+			_, err := Run(ctx, p, func(context.Context) (int, error) { return 0, NewError(Failure{Op: "get", Err: boom}) }, nil)
 			if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, boom) {
 				t.Fatalf("got %v", err)
 			}

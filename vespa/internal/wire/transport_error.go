@@ -11,18 +11,18 @@ import (
 // 0, and err as the cause without the URL (and its query) that net/http
 // repeats. The *url.Error stays in the chain, so that retry classification
 // still recognises a dropped connection.
-func TransportError(op, id, path string, err error) *Error {
-	return &Error{Op: op, ID: id, Path: path, Err: HideURL(err)}
+func TransportError(op, id, path string, err error) error {
+	return NewError(Failure{Op: op, ID: id, Path: path, Err: HideURL(err)})
 }
 
 // LogTransportError is [TransportError], logged first at debug level on
 // logger as "vespa request failed" with op, path and the error.
-func LogTransportError(ctx context.Context, logger *slog.Logger, op, id, path string, err error) *Error {
-	e := TransportError(op, id, path, err)
+func LogTransportError(ctx context.Context, logger *slog.Logger, op, id, path string, err error) error {
+	cause := HideURL(err)
 	if logger.Enabled(ctx, slog.LevelDebug) {
-		logger.DebugContext(ctx, "vespa request failed", "op", op, "path", path, "error", e.Err)
+		logger.DebugContext(ctx, "vespa request failed", "op", op, "path", path, "error", cause)
 	}
-	return e
+	return NewError(Failure{Op: op, ID: id, Path: path, Err: cause})
 }
 
 // HideURL hides the text of err's *url.Error layer, which repeats the whole
