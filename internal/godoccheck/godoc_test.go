@@ -37,7 +37,7 @@ func TestGoDocNamesNoInternalPackage(t *testing.T) {
 	checked := 0
 	for _, mod := range modules {
 		dir := filepath.Join(root, mod)
-		out, err := exec.Command("go", "-C", dir, "list", "-json=ImportPath,Imports", "./...").Output()
+		out, err := exec.CommandContext(t.Context(), "go", "-C", dir, "list", "-json=ImportPath,Imports", "./...").Output()
 		if err != nil {
 			t.Fatalf("go list in %s: %v", mod, err)
 		}
@@ -70,7 +70,7 @@ func checkPackage(t *testing.T, dir string, p listed) {
 	if len(names) == 0 {
 		return
 	}
-	doc, err := exec.Command("go", "-C", dir, "doc", "-all", p.ImportPath).CombinedOutput()
+	doc, err := exec.CommandContext(t.Context(), "go", "-C", dir, "doc", "-all", p.ImportPath).CombinedOutput()
 	if err != nil {
 		t.Errorf("go doc -all %s: %v\n%s", p.ImportPath, err, doc)
 		return
