@@ -1,0 +1,144 @@
+package schema_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/govespa/govespa/vespa/schema"
+)
+
+const checkSD = `schema music {
+    document music {
+        field title type string { indexing: summary | index }
+        field year type int { indexing: summary | attribute }
+        field plays type long { indexing: attribute }
+        field rating type double { indexing: attribute }
+        field flag type byte { indexing: attribute }
+        field live type bool { indexing: attribute }
+        field tags type array<string> { indexing: attribute }
+        field scores type weightedset<string> { indexing: attribute }
+        field counts type map<string, int> { indexing: summary }
+        field where type position { indexing: attribute }
+        field blob type raw { indexing: summary }
+        field track type trackinfo { indexing: summary }
+        field embedding type tensor<float>(x[3]) { indexing: attribute }
+        field small type tensor<int8>(x[2]) { indexing: attribute }
+        field cats type tensor<float>(cat{}) { indexing: attribute }
+        struct trackinfo {
+            field name type string {}
+            field seconds type int {}
+        }
+    }
+}
+`
+
+func checkApp(t *testing.T) *schema.Application {
+	t.Helper()
+	s, err := schema.Parse("music.sd", []byte(checkSD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := schema.NewApplication(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// TestCheckPut: what Vespa's document JSON reader takes passes, what it
+// refuses is a *CheckError naming the field (or the path inside it) and
+// what was wanted.
+func TestCheckPut(t *testing.T) {
+	a := checkApp(t)
+	for _, ok := range []string{
+		``,
+		`{}`,
+		`{"title":"Hey","year":1990,"plays":12345678901,"rating":4.5,"flag":-3,"live":true}`,
+		`{"year":"1990","rating":"NaN","live":"false","title":null}`,
+		`{"tags":["a","b"],"scores":{"a":1,"b":-2},"counts":{"x":1}}`,
+		`{"counts":[{"key":"x","value":2}]}`,
+		`{"where":{"lat":37.4,"lng":-122.0}}`, `{"where":"N37.4;W122.0"}`,
+		`{"blob":"aGVsbG8="}`,
+		`{"track":{"name":"a","seconds":200}}`,
+		`{"embedding":[1,2,3]}`, `{"embedding":{"values":[1,2,3]}}`,
+		`{"embedding":{"cells":[{"address":{"x":"0"},"value":1}]}}`,
+		`{"embedding":"3f8000003f8000003f800000"}`,
+		`{"small":[1,-128]}`,
+		`{"cats":{"a":1,"b":2}}`, `{"cats":{"cells":{"a":1}}}`,
+		`{"cats":{"cells":[{"address":{"cat":"a"},"value":1}]}}`,
+	} {
+		if err := a.CheckPut("music", []byte(ok)); err != nil {
+			t.Errorf("CheckPut(%s): %v", ok, err)
+		}
+	}
+	for _, bad := range []struct{ fields, field, want string }{
+		{`{"yaer":1990}`, "yaer", "a field of music"},
+		{`{"year":"1990x"}`, "year", "int"},
+		{`{"year":1990.5}`, "year", "int"},
+		{`{"year":3000000000}`, "year", "32-bit"},
+		{`{"flag":300}`, "flag", "8-bit"},
+		{`{"rating":"high"}`, "rating", "double"},
+		{`{"live":"yes"}`, "live", "bool"},
+		{`{"title":{"a":1}}`, "title", "string"},
+		{`{"tags":"a"}`, "tags", "array<string>"},
+		{`{"tags":["a",null]}`, "tags[1]", "string"},
+		{`{"scores":{"a":"x"}}`, "scores{a}", "integer weight"},
+		{`{"counts":{"x":"y"}}`, "counts{x}", "int"},
+		{`{"blob":"not base64!"}`, "blob", "base64"},
+		{`{"track":{"nmae":"a"}}`, "track.nmae", "a field of struct trackinfo"},
+		{`{"track":{"seconds":"long"}}`, "track.seconds", "int"},
+		{`{"embedding":[1,2]}`, "embedding", "3 cell values"},
+		{`{"embedding":[1,2,"x"]}`, "embedding", "a number"},
+		{`{"embedding":{"cells":[{"address":{"y":"0"},"value":1}]}}`, "embedding.cells[0]", "dimension x"},
+		{`{"embedding":{"cells":[{"address":{"x":"3"},"value":1}]}}`, "embedding.cells[0]", "x[3]"},
+		{`{"embedding":"3f800000"}`, "embedding", "24 hex digits"},
+		{`{"small":[1,200]}`, "small", "int8"},
+		{`{"cats":{"a":"b"}}`, "cats{a}", "a number"},
+	} {
+		err := a.CheckPut("music", []byte(bad.fields))
+		var ce *schema.CheckError
+		if !errors.As(err, &ce) || !errors.Is(err, schema.ErrInvalidDocument) {
+			t.Errorf("CheckPut(%s) = %v, want a *CheckError", bad.fields, err)
+			continue
+		}
+		if ce.Field != bad.field || !strings.Contains(ce.Want, bad.want) || ce.DocType != "music" {
+			t.Errorf("CheckPut(%s): %v (field %q, want %q); want field %q wanting %q", bad.fields, err, ce.Field, ce.Want, bad.field, bad.want)
+		}
+	}
+	if err := a.CheckPut("album", []byte(`{}`)); !errors.Is(err, schema.ErrInvalidDocument) || !strings.Contains(err.Error(), `"album"`) {
+		t.Errorf("unknown document type: %v", err)
+	}
+}
+
+// TestCheckUpdate: each operation is checked against the field's type.
+func TestCheckUpdate(t *testing.T) {
+	a := checkApp(t)
+	for _, ok := range []string{
+		`{"year":{"increment":1}}`, `{"rating":{"multiply":2}}`, `{"title":{"assign":"x"}}`,
+		`{"tags":{"add":["c"]}}`, `{"scores":{"remove":{"a":0}}}`, `{"tags":{"match":{"element":0,"assign":"z"}}}`,
+		`{"embedding":{"modify":{"operation":"replace","cells":[]}}}`, `{"title":{"assign":null}}`,
+		`{"track.name":{"assign":"b"}}`, `{"counts{x}":{"assign":3}}`,
+	} {
+		if err := a.CheckUpdate("music", []byte(ok)); err != nil {
+			t.Errorf("CheckUpdate(%s): %v", ok, err)
+		}
+	}
+	for _, bad := range []struct{ fields, field, want string }{
+		{`{"title":{"increment":1}}`, "title", "an update operation that string takes"},
+		{`{"year":{"increment":"a"}}`, "year", "a number"},
+		{`{"year":{"add":[1]}}`, "year", "an update operation that int takes"},
+		{`{"year":{"assign":"x"}}`, "year", "int"},
+		{`{"title":{"modify":{}}}`, "title", "an update operation that string takes"},
+		{`{"title":{"replace":"x"}}`, "title", "an update operation ("},
+		{`{"yaer":{"assign":1}}`, "yaer", "a field of music"},
+		{`{"nope.x":{"assign":1}}`, "nope.x", "a field of music"},
+		{`{"title":"x"}`, "title", "an object of update operations"},
+	} {
+		err := a.CheckUpdate("music", []byte(bad.fields))
+		var ce *schema.CheckError
+		if !errors.As(err, &ce) || ce.Field != bad.field || !strings.Contains(ce.Want, bad.want) {
+			t.Errorf("CheckUpdate(%s) = %v; want field %q wanting %q", bad.fields, err, bad.field, bad.want)
+		}
+	}
+}

@@ -1,5 +1,0 @@
-package schema
-
-type docCheck struct{}
-
-func newDocCheck(a *Application, s *Schema) *docCheck { return &docCheck{} }
