@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -306,7 +307,10 @@ func (c *docCheck) tensor(path string, tt *TensorType, v json.RawMessage) error 
 	switch v[0] {
 	case '"':
 		var s string
-		if json.Unmarshal(v, &s) != nil || !dense {
+		if err := json.Unmarshal(v, &s); err != nil {
+			return c.fail(path, tt.String(), describe(v))
+		}
+		if !dense {
 			return nil
 		}
 		digits := map[CellType]int{CellInt8: 2, CellBFloat16: 4, CellFloat: 8, CellDouble: 16}[tt.Cell]
@@ -467,22 +471,10 @@ func (c *docCheck) update(f *Field, op string, arg json.RawMessage) error {
 // Infinity included).
 func number(v json.RawMessage) (float64, bool) {
 	f, err := strconv.ParseFloat(scalarText(v), 64)
-	if err != nil {
-		var ne *strconv.NumError
-		if asNumError(err, &ne) && ne.Err == strconv.ErrRange {
-			return f, true // too large for a float64 is Vespa's to judge
-		}
-		return 0, false
+	if errors.Is(err, strconv.ErrRange) {
+		return f, true // too large for a float64 is Vespa's to judge
 	}
-	return f, true
-}
-
-func asNumError(err error, target **strconv.NumError) bool {
-	ne, ok := err.(*strconv.NumError) //nolint:errorlint // ParseFloat returns it unwrapped
-	if ok {
-		*target = ne
-	}
-	return ok
+	return f, err == nil
 }
 
 // isScalar reports whether v is a JSON string, number or bool.

@@ -73,7 +73,7 @@ func TestCheckPut(t *testing.T) {
 		}
 	}
 	for _, bad := range []struct{ fields, field, want string }{
-		{`{"yaer":1990}`, "yaer", "a field of music"},
+		{`{"yeer":1990}`, "yeer", "a field of music"},
 		{`{"year":"1990x"}`, "year", "int"},
 		{`{"year":1990.5}`, "year", "int"},
 		{`{"year":3000000000}`, "year", "32-bit"},
@@ -86,7 +86,7 @@ func TestCheckPut(t *testing.T) {
 		{`{"scores":{"a":"x"}}`, "scores{a}", "integer weight"},
 		{`{"counts":{"x":"y"}}`, "counts{x}", "int"},
 		{`{"blob":"not base64!"}`, "blob", "base64"},
-		{`{"track":{"nmae":"a"}}`, "track.nmae", "a field of struct trackinfo"},
+		{`{"track":{"nome":"a"}}`, "track.nome", "a field of struct trackinfo"},
 		{`{"track":{"seconds":"long"}}`, "track.seconds", "int"},
 		{`{"embedding":[1,2]}`, "embedding", "3 cell values"},
 		{`{"embedding":[1,2,"x"]}`, "embedding", "a number"},
@@ -131,7 +131,7 @@ func TestCheckUpdate(t *testing.T) {
 		{`{"year":{"assign":"x"}}`, "year", "int"},
 		{`{"title":{"modify":{}}}`, "title", "an update operation that string takes"},
 		{`{"title":{"replace":"x"}}`, "title", "an update operation ("},
-		{`{"yaer":{"assign":1}}`, "yaer", "a field of music"},
+		{`{"yeer":{"assign":1}}`, "yeer", "a field of music"},
 		{`{"nope.x":{"assign":1}}`, "nope.x", "a field of music"},
 		{`{"title":"x"}`, "title", "an object of update operations"},
 	} {
