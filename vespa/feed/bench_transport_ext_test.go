@@ -16,6 +16,7 @@ import (
 
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/feed"
+	"github.com/govespa/govespa/vespa/schema"
 )
 
 func BenchmarkFeedTransport(b *testing.B) {
@@ -26,46 +27,86 @@ func BenchmarkFeedTransport(b *testing.B) {
 			if tr == vespa.HTTP2NetHTTP {
 				name = "nethttp"
 			}
-			b.Run(size+"/"+name, func(b *testing.B) {
-				url := newSink(b)
-				client, err := vespa.NewClient(url, vespa.WithHTTPVersion(vespa.HTTP2), vespa.WithHTTP2Transport(tr))
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer client.Close()
-				var failed atomic.Int64
-				f, err := feed.New(client, feed.Config{
-					Connections: benchConnections, MinInflight: benchInflight, MaxInflight: benchInflight,
-					Compression: feed.CompressionNone,
-					OnOutcome: func(_ context.Context, o feed.Outcome) {
-						if !o.OK() {
-							failed.Add(1)
-						}
-					},
-				})
-				if err != nil {
-					b.Fatal(err)
-				}
-				ids := make([]vespa.DocumentID, b.N)
-				for i := range ids {
-					ids[i] = vespa.DocumentID{Namespace: "ns", DocType: "music", UserSpecific: fmt.Sprintf("d%d", i)}
-				}
-				ctx := context.Background()
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := range b.N {
-					if err := f.Put(ctx, ids[i], fields); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if err := f.Close(ctx); err != nil {
-					b.Fatal(err)
-				}
-				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
-				if failed.Load() != 0 {
-					b.Fatalf("%d failed", failed.Load())
-				}
-			})
+			b.Run(size+"/"+name, func(b *testing.B) { feedPuts(b, tr, fields, nil) })
 		}
 	}
+}
+
+// feedPuts feeds b.N puts of fields to an in-process sink through tr, with
+// app as the feeder's Schema (nil: none).
+func feedPuts(b *testing.B, tr vespa.HTTP2Transport, fields []byte, app *schema.Application) {
+	url := newSink(b)
+	client, err := vespa.NewClient(url, vespa.WithHTTPVersion(vespa.HTTP2), vespa.WithHTTP2Transport(tr))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer client.Close()
+	var failed atomic.Int64
+	f, err := feed.New(client, feed.Config{
+		Connections: benchConnections, MinInflight: benchInflight, MaxInflight: benchInflight,
+		Compression: feed.CompressionNone, Schema: app,
+		OnOutcome: func(_ context.Context, o feed.Outcome) {
+			if !o.OK() {
+				failed.Add(1)
+			}
+		},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ids := make([]vespa.DocumentID, b.N)
+	for i := range ids {
+		ids[i] = vespa.DocumentID{Namespace: "ns", DocType: "music", UserSpecific: fmt.Sprintf("d%d", i)}
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if err := f.Put(ctx, ids[i], fields); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := f.Close(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+	if failed.Load() != 0 {
+		b.Fatalf("%d failed", failed.Load())
+	}
+}
+
+// BenchmarkFeedSchemaCheck measures what Config.Schema costs the feeder per
+// document, on the batching transport and the in-process sink: compare the
+// CPU of "checked" with "unchecked" (issue 31: under 10 %). Run:
+//
+//	go test -run '^$' -bench FeedSchemaCheck -benchtime 20000x -cpuprofile cpu.out ./vespa/feed
+func BenchmarkFeedSchemaCheck(b *testing.B) {
+	app := benchApp(b)
+	for _, size := range []string{"150B", "4KB"} {
+		fields := benchFields(size == "4KB")
+		b.Run(size+"/unchecked", func(b *testing.B) { feedPuts(b, vespa.HTTP2Batching, fields, nil) })
+		b.Run(size+"/checked", func(b *testing.B) { feedPuts(b, vespa.HTTP2Batching, fields, app) })
+	}
+}
+
+// benchApp is the schema of benchFields' documents.
+func benchApp(b *testing.B) *schema.Application {
+	s, err := schema.Parse("music.sd", []byte(`schema music {
+    document music {
+        field title type string { indexing: summary | index }
+        field artist type string { indexing: summary | index }
+        field album type string { indexing: summary | index }
+        field year type int { indexing: summary | attribute }
+        field tags type array<string> { indexing: summary }
+        field embedding type tensor<float>(x[384]) { indexing: attribute }
+    }
+}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	app, err := schema.NewApplication(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return app
 }

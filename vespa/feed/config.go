@@ -9,6 +9,7 @@ import (
 
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/retries"
+	"github.com/govespa/govespa/vespa/schema"
 )
 
 // Defaults of [Config]; a zero field means its default.
@@ -161,6 +162,18 @@ type Config struct {
 	// never reached its endpoint stops sooner, after the client's connect
 	// patience (vespa.WithConnectPatience, 5 s by default).
 	BreakerSpan time.Duration
+
+	// Schema, when set, checks each put and update against the
+	// application's schemas before it is accepted (see
+	// [schema.Application.CheckPut] and [schema.Application.CheckUpdate]),
+	// and each remove's document type: an operation that does not fit (an
+	// unknown field or document type, a value of the wrong type, a tensor
+	// of the wrong shape, an update operation its field does not take) is
+	// refused with an error matching [ErrInvalidOperation] and
+	// [schema.ErrInvalidDocument] that names the document ID, the field,
+	// what was expected and, from a feed file, its line; nothing is sent for
+	// it and the feed goes on. Load it with [schema.ParseDir].
+	Schema *schema.Application
 
 	// StopAtFirstBadLine makes [Feeder.Feed] and [Feeder.FeedReader] stop at
 	// the first malformed operation, returning its [*ParseError], instead of

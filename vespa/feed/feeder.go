@@ -137,6 +137,11 @@ func (f *Feeder) Enqueue(ctx context.Context, op Operation) error {
 	if err := op.check(); err != nil {
 		return err
 	}
+	if f.cfg.Schema != nil {
+		if err := op.checkSchema(f.cfg.Schema); err != nil {
+			return err
+		}
+	}
 	if err := f.breaker.err(); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/internal/jsonobj"
+	"github.com/govespa/govespa/vespa/schema"
 )
 
 // ErrInvalidOperation is matched (errors.Is) by the error of [Feeder.Enqueue]
@@ -49,6 +50,23 @@ func (op *Operation) check() error {
 		}
 	}
 	op.checked = true
+	return nil
+}
+
+// checkSchema checks op against the application's schemas.
+func (op *Operation) checkSchema(a *schema.Application) error {
+	var err error
+	switch op.Kind {
+	case vespa.OpPut:
+		err = a.CheckPut(op.ID.DocType, op.Fields)
+	case vespa.OpUpdate:
+		err = a.CheckUpdate(op.ID.DocType, op.Fields)
+	default:
+		err = a.CheckPut(op.ID.DocType, nil)
+	}
+	if err != nil {
+		return invalid(op, "%s of %s: %w", opName(op.Kind), op.ID, err)
+	}
 	return nil
 }
 

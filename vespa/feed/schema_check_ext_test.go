@@ -1,0 +1,90 @@
+package feed_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/govespa/govespa/vespa/feed"
+	"github.com/govespa/govespa/vespa/schema"
+	"github.com/govespa/govespa/vespa/vespatest"
+)
+
+// musicApp writes an application package with a music schema and parses it.
+func musicApp(t testing.TB) *schema.Application {
+	t.Helper()
+	dir := t.TempDir()
+	sd := `schema music {
+    document music {
+        field title type string { indexing: summary | index }
+        field year type int { indexing: summary | attribute }
+        field n type int { indexing: summary | attribute }
+        field tags type array<string> { indexing: summary }
+    }
+}
+`
+	if err := os.MkdirAll(filepath.Join(dir, "schemas"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "schemas", "music.sd"), []byte(sd), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	app, err := schema.ParseDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return app
+}
+
+// TestFeeder_SchemaRefusesWhatDoesNotFit checks issue 31's pre-send check:
+// with Config.Schema, a put with a misspelt field, an update the field's
+// type does not take and an operation on an unknown document type fail
+// before any request, each naming its line, document ID and field, and
+// every other operation is fed.
+func TestFeeder_SchemaRefusesWhatDoesNotFit(t *testing.T) {
+	srv := vespatest.NewTestServer(t)
+	input := strings.Join([]string{
+		`{"put":"id:ns:music::a","fields":{"title":"A","year":1990}}`,
+		`{"put":"id:ns:music::b","fields":{"title":"B","yeer":1991}}`,
+		`{"update":"id:ns:music::a","fields":{"title":{"increment":1}}}`,
+		`{"put":"id:ns:album::c","fields":{"title":"C"}}`,
+		`{"update":"id:ns:music::a","fields":{"tags":{"add":["x"]}}}`,
+		`{"remove":"id:ns:music::z"}`,
+	}, "\n") + "\n"
+	f, outcomes := recordingFeeder(t, newClient(t, srv.URL()), feed.Config{Schema: musicApp(t)})
+	if err := f.FeedReader(t.Context(), "in.jsonl", strings.NewReader(input)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	want := map[int][]string{ // line -> what the error names
+		2: {"in.jsonl line 2", "id:ns:music::b", `field "yeer"`, "a field of music"},
+		3: {"in.jsonl line 3", "id:ns:music::a", `field "title"`, "an update operation that string takes", `"increment"`},
+		4: {"in.jsonl line 4", "id:ns:album::c", `document type "album"`},
+	}
+	got := outcomes()
+	if len(got) != 6 {
+		t.Fatalf("%d outcomes, want 6", len(got))
+	}
+	for _, o := range got {
+		words, bad := want[o.Operation.Line]
+		switch {
+		case !bad && !o.OK():
+			t.Errorf("line %d failed: %v", o.Operation.Line, o.Err)
+		case bad && (!errors.Is(o.Err, feed.ErrInvalidOperation) || !errors.Is(o.Err, schema.ErrInvalidDocument) || o.Attempts != 0):
+			t.Errorf("line %d: %v after %d attempts; want refused before any request", o.Operation.Line, o.Err, o.Attempts)
+		case bad:
+			for _, w := range words {
+				if !strings.Contains(o.Err.Error(), w) {
+					t.Errorf("line %d: %q does not say %q", o.Operation.Line, o.Err, w)
+				}
+			}
+		}
+	}
+	if s := f.Stats(); s.Requests != 3 {
+		t.Errorf("%d requests, want 3 (the operations that fit)", s.Requests)
+	}
+}
