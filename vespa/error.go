@@ -161,38 +161,25 @@ func (e *Error) Is(target error) bool {
 
 // wireSentinel returns the internal package's sentinel of target, one of
 // this package's, or nil.
-func wireSentinel(target error) error {
-	switch target { //nolint:errorlint // sentinel identity
-	case ErrBadRequest:
-		return wire.ErrBadRequest
-	case ErrUnauthorized:
-		return wire.ErrUnauthorized
-	case ErrForbidden:
-		return wire.ErrForbidden
-	case ErrNotFound:
-		return wire.ErrNotFound
-	case ErrConflict:
-		return wire.ErrConflict
-	case ErrConditionNotMet:
-		return wire.ErrConditionNotMet
-	case ErrTooLarge:
-		return wire.ErrTooLarge
-	case ErrTooManyRequests:
-		return wire.ErrTooManyRequests
-	case ErrUnavailable:
-		return wire.ErrUnavailable
-	case ErrTimeout:
-		return wire.ErrTimeout
-	case ErrInsufficientStorage:
-		return wire.ErrInsufficientStorage
-	case ErrRedirect:
-		return wire.ErrRedirect
-	case ErrMalformedResponse:
-		return wire.ErrMalformedResponse
-	case ErrResponseTooLarge:
-		return wire.ErrResponseTooLarge
-	}
-	return nil
+func wireSentinel(target error) error { return wireSentinels[target] }
+
+// wireSentinels maps this package's sentinels to the internal package's,
+// by identity.
+var wireSentinels = map[error]error{
+	ErrBadRequest:          wire.ErrBadRequest,
+	ErrUnauthorized:        wire.ErrUnauthorized,
+	ErrForbidden:           wire.ErrForbidden,
+	ErrNotFound:            wire.ErrNotFound,
+	ErrConflict:            wire.ErrConflict,
+	ErrConditionNotMet:     wire.ErrConditionNotMet,
+	ErrTooLarge:            wire.ErrTooLarge,
+	ErrTooManyRequests:     wire.ErrTooManyRequests,
+	ErrUnavailable:         wire.ErrUnavailable,
+	ErrTimeout:             wire.ErrTimeout,
+	ErrInsufficientStorage: wire.ErrInsufficientStorage,
+	ErrRedirect:            wire.ErrRedirect,
+	ErrMalformedResponse:   wire.ErrMalformedResponse,
+	ErrResponseTooLarge:    wire.ErrResponseTooLarge,
 }
 
 // ErrorFromResult returns nil when r has a 2xx status, and otherwise an

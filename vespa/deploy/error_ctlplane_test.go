@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"errors"
+	"net/http"
 	"testing"
 	"time"
 
@@ -19,7 +20,7 @@ func TestCtlplaneMakesError(t *testing.T) {
 		t.Fatalf("ctlplane.NewError made %T, want *deploy.Error", err)
 	}
 	var ve *vespa.Error
-	if e.Code != "FORBIDDEN" || e.Message != "no" || e.Method != "PUT" || !errors.Is(err, ErrUnauthorized) || !errors.Is(err, vespa.ErrForbidden) ||
+	if e.Code != "FORBIDDEN" || e.Message != "no" || e.Method != http.MethodPut || !errors.Is(err, ErrUnauthorized) || !errors.Is(err, vespa.ErrForbidden) ||
 		!errors.As(err, &ve) || ve.Status != 403 || err.Error() != "deploy: activate: 403 FORBIDDEN: no" {
 		t.Errorf("got %+v: %v", e, err)
 	}

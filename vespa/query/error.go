@@ -73,7 +73,7 @@ func newResponseError(resp *wire.Response, r *Result, body string, cause error) 
 	if r != nil {
 		e.Errors = r.Errors
 	}
-	e.base, _ = wire.StatusError("query", "", "/search/", resp, e.firstMessage()).(*vespa.Error) // package vespa made it
+	e.base, _ = wire.StatusError("query", "", "/search/", resp, e.firstMessage()).(*vespa.Error) //nolint:errorlint // package vespa made it, unwrapped
 	return e
 }
 

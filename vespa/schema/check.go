@@ -58,16 +58,10 @@ func (a *Application) CheckUpdate(docType string, fields []byte) error {
 		if name != f.Name { // a field path: its value's type is not known here
 			return nil
 		}
-		var ops map[string]json.RawMessage
-		if err := json.Unmarshal(v, &ops); err != nil {
+		if !isObject(v) {
 			return c.fail(name, "an object of update operations", describe(v))
 		}
-		for op, arg := range ops {
-			if err := c.update(f, op, arg); err != nil {
-				return err
-			}
-		}
-		return nil
+		return c.json(name, eachMember(v, func(op string, arg []byte) error { return c.update(f, op, arg) }), v)
 	})
 }
 
@@ -86,11 +80,7 @@ func (c *docCheck) eachField(fields []byte, each func(f *Field, name string, v j
 	if len(bytes.TrimSpace(fields)) == 0 {
 		return nil
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(fields, &m); err != nil {
-		return c.fail("", "a JSON object of fields", describe(fields))
-	}
-	for name, v := range m {
+	err := eachMember(fields, func(name string, v []byte) error {
 		base := name
 		if i := strings.IndexAny(name, ".[{"); i > 0 {
 			base = name[:i]
@@ -99,11 +89,12 @@ func (c *docCheck) eachField(fields []byte, each func(f *Field, name string, v j
 		if f == nil {
 			return &CheckError{DocType: c.d.Name, Field: name, Want: "a field of " + c.d.Name, Got: "no such field"}
 		}
-		if err := each(f, name, v); err != nil {
-			return err
-		}
+		return each(f, name, v)
+	})
+	if errors.Is(err, errJSON) {
+		return c.fail("", "a JSON object of fields", describe(fields))
 	}
-	return nil
+	return err
 }
 
 func (c *docCheck) fail(path, want, got string) error {
@@ -126,10 +117,7 @@ func (c *docCheck) value(path string, t *Type, v json.RawMessage) error {
 			return c.fail(path, t.String()+" as a JSON string", describe(v))
 		}
 		if t.Kind == Raw {
-			var s string
-			if json.Unmarshal(v, &s) != nil {
-				return c.fail(path, "base64 text", describe(v))
-			}
+			s := scalarText(v)
 			if _, err := base64.StdEncoding.DecodeString(s); err != nil {
 				if _, err := base64.RawStdEncoding.DecodeString(s); err != nil {
 					return c.fail(path, "base64 text", describe(v))
@@ -151,19 +139,24 @@ func (c *docCheck) value(path string, t *Type, v json.RawMessage) error {
 			return c.fail(path, "position (an object with lat and lng, or \"N37.4;W122.0\")", describe(v))
 		}
 	case Array:
-		var elems []json.RawMessage
-		if json.Unmarshal(v, &elems) != nil {
+		if !isArray(v) {
 			return c.fail(path, t.String()+" as a JSON array", describe(v))
 		}
-		for i, e := range elems {
-			p := path + "[" + strconv.Itoa(i) + "]"
-			if string(bytes.TrimSpace(e)) == "null" {
-				return c.fail(p, t.Elem.String(), "null")
+		return c.json(path, eachElem(v, func(i int, e []byte) error {
+			if string(e) == "null" {
+				return c.fail(path+"["+strconv.Itoa(i)+"]", t.Elem.String(), "null")
 			}
-			if err := c.value(p, t.Elem, e); err != nil {
+			if simple(t.Elem.Kind) {
+				// No path is built unless the element is at fault.
+				err := c.value(path, t.Elem, e)
+				var ce *CheckError
+				if errors.As(err, &ce) {
+					ce.Field = path + "[" + strconv.Itoa(i) + "]"
+				}
 				return err
 			}
-		}
+			return c.value(path+"["+strconv.Itoa(i)+"]", t.Elem, e)
+		}), v)
 	case WeightedSet:
 		return c.weightedSet(path, t, v)
 	case Map:
@@ -190,11 +183,10 @@ func (c *docCheck) weightedSet(path string, t *Type, v json.RawMessage) error {
 	if v[0] == '[' {
 		return nil // the older form, [[key, weight], ...]
 	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(v, &m) != nil {
+	if !isObject(v) {
 		return c.fail(path, t.String()+" as an object of weights", describe(v))
 	}
-	for k, w := range m {
+	return c.json(path, eachMember(v, func(k string, w []byte) error {
 		p := path + "{" + k + "}"
 		if err := c.key(p, t.Elem, k); err != nil {
 			return err
@@ -202,44 +194,35 @@ func (c *docCheck) weightedSet(path string, t *Type, v json.RawMessage) error {
 		if _, err := strconv.ParseInt(scalarText(w), 10, 32); err != nil {
 			return c.fail(p, "an integer weight", describe(w))
 		}
-	}
-	return nil
+		return nil
+	}), v)
 }
 
 func (c *docCheck) mapValue(path string, t *Type, v json.RawMessage) error {
 	if v[0] == '[' {
-		var entries []struct {
-			Key   json.RawMessage `json:"key"`
-			Value json.RawMessage `json:"value"`
-		}
-		if json.Unmarshal(v, &entries) != nil {
-			return c.fail(path, t.String()+` as an object or an array of {"key", "value"}`, describe(v))
-		}
-		for i, e := range entries {
+		return c.json(path, eachElem(v, func(i int, e []byte) error {
 			p := path + "[" + strconv.Itoa(i) + "]"
-			if err := c.value(p+".key", t.Key, e.Key); err != nil {
+			if !isObject(e) {
+				return c.fail(p, `{"key": …, "value": …}`, describe(e))
+			}
+			k, _ := member(e, "key")
+			val, _ := member(e, "value")
+			if err := c.value(p+".key", t.Key, k); err != nil {
 				return err
 			}
-			if err := c.value(p+".value", t.Elem, e.Value); err != nil {
-				return err
-			}
-		}
-		return nil
+			return c.value(p+".value", t.Elem, val)
+		}), v)
 	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(v, &m) != nil {
+	if !isObject(v) {
 		return c.fail(path, t.String()+" as a JSON object", describe(v))
 	}
-	for k, e := range m {
+	return c.json(path, eachMember(v, func(k string, e []byte) error {
 		p := path + "{" + k + "}"
 		if err := c.key(p, t.Key, k); err != nil {
 			return err
 		}
-		if err := c.value(p, t.Elem, e); err != nil {
-			return err
-		}
-	}
-	return nil
+		return c.value(p, t.Elem, e)
+	}), v)
 }
 
 // key checks an object key against a scalar type.
@@ -260,8 +243,7 @@ func (c *docCheck) key(path string, t *Type, k string) error {
 }
 
 func (c *docCheck) structValue(path string, t *Type, v json.RawMessage) error {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(v, &m) != nil {
+	if !isObject(v) {
 		return c.fail(path, "struct "+t.Struct+" as a JSON object", describe(v))
 	}
 	st := c.a.Struct(c.s, t.Struct)
@@ -269,7 +251,7 @@ func (c *docCheck) structValue(path string, t *Type, v json.RawMessage) error {
 		return nil // NewApplication checked it exists; an inherited one it cannot see here
 	}
 	fields := c.a.StructFields(c.s, st)
-	for name, e := range m {
+	return c.json(path, eachMember(v, func(name string, e []byte) error {
 		var f *Field
 		for _, sf := range fields {
 			if sf.Name == name {
@@ -281,11 +263,8 @@ func (c *docCheck) structValue(path string, t *Type, v json.RawMessage) error {
 		if f == nil {
 			return c.fail(p, "a field of struct "+t.Struct, "no such field")
 		}
-		if err := c.value(p, f.Type, e); err != nil {
-			return err
-		}
-	}
-	return nil
+		return c.value(p, f.Type, e)
+	}), v)
 }
 
 // tensor checks what it knows of Vespa's tensor JSON forms: cell values
@@ -306,10 +285,7 @@ func (c *docCheck) tensor(path string, tt *TensorType, v json.RawMessage) error 
 	}
 	switch v[0] {
 	case '"':
-		var s string
-		if err := json.Unmarshal(v, &s); err != nil {
-			return c.fail(path, tt.String(), describe(v))
-		}
+		s := scalarText(v)
 		if !dense {
 			return nil
 		}
@@ -327,20 +303,28 @@ func (c *docCheck) tensor(path string, tt *TensorType, v json.RawMessage) error 
 	default:
 		return c.fail(path, tt.String(), describe(v))
 	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(v, &m) != nil {
-		return c.fail(path, tt.String(), describe(v))
-	}
-	if cells, ok := m["cells"]; ok {
-		if bytes.HasPrefix(bytes.TrimSpace(cells), []byte("[")) {
-			return c.cells(path, tt, cells)
+	var cells, values, blocks []byte
+	if err := eachMember(v, func(k string, val []byte) error {
+		switch k {
+		case "cells":
+			cells = val
+		case "values":
+			values = val
+		case "blocks":
+			blocks = val
 		}
+		return nil
+	}); err != nil {
+		return c.json(path, err, v)
+	}
+	switch {
+	case cells != nil && isArray(cells):
+		return c.cells(path, tt, cells)
+	case cells != nil:
 		return c.labelValues(path, tt, cells)
-	}
-	if values, ok := m["values"]; ok && dense {
+	case values != nil && dense:
 		return c.denseValues(path, tt, size, values)
-	}
-	if _, ok := m["blocks"]; ok {
+	case blocks != nil:
 		return nil
 	}
 	if len(tt.Dims) == 1 && tt.Dims[0].Mapped {
@@ -352,25 +336,15 @@ func (c *docCheck) tensor(path string, tt *TensorType, v json.RawMessage) error 
 // denseValues checks a (possibly nested) array of size numbers.
 func (c *docCheck) denseValues(path string, tt *TensorType, size int, v json.RawMessage) error {
 	var n int
-	var walk func(json.RawMessage) error
-	walk = func(v json.RawMessage) error {
-		v = bytes.TrimSpace(v)
-		if len(v) > 0 && v[0] == '[' {
-			var elems []json.RawMessage
-			if json.Unmarshal(v, &elems) != nil {
-				return c.fail(path, tt.String(), describe(v))
-			}
-			for _, e := range elems {
-				if err := walk(e); err != nil {
-					return err
-				}
-			}
-			return nil
+	var walk func(int, []byte) error
+	walk = func(_ int, v []byte) error {
+		if isArray(v) {
+			return eachElem(v, walk)
 		}
 		n++
 		return c.cell(path, tt, v)
 	}
-	if err := walk(v); err != nil {
+	if err := c.json(path, walk(0, v), v); err != nil {
 		return err
 	}
 	if n != size {
@@ -381,20 +355,22 @@ func (c *docCheck) denseValues(path string, tt *TensorType, size int, v json.Raw
 
 // cells checks [{"address": {...}, "value": v}, ...].
 func (c *docCheck) cells(path string, tt *TensorType, v json.RawMessage) error {
-	var cells []struct {
-		Address map[string]json.RawMessage `json:"address"`
-		Value   json.RawMessage            `json:"value"`
-	}
-	if json.Unmarshal(v, &cells) != nil {
-		return c.fail(path, tt.String()+` cells [{"address": …, "value": …}]`, describe(v))
-	}
-	for i, cell := range cells {
+	return c.json(path, eachElem(v, func(i int, cell []byte) error {
 		p := path + ".cells[" + strconv.Itoa(i) + "]"
-		if len(cell.Address) != len(tt.Dims) {
-			return c.fail(p, fmt.Sprintf("an address of %s (%d dimensions)", tt, len(tt.Dims)), fmt.Sprintf("%d dimensions", len(cell.Address)))
+		addr, _ := member(cell, "address")
+		value, _ := member(cell, "value")
+		if !isObject(addr) {
+			return c.fail(p, tt.String()+` cell {"address": …, "value": …}`, describe(cell))
+		}
+		n := 0
+		if err := eachMember(addr, func(string, []byte) error { n++; return nil }); err != nil {
+			return c.fail(p, "an address object", describe(addr))
+		}
+		if n != len(tt.Dims) {
+			return c.fail(p, fmt.Sprintf("an address of %s (%d dimensions)", tt, len(tt.Dims)), fmt.Sprintf("%d dimensions", n))
 		}
 		for _, d := range tt.Dims {
-			label, ok := cell.Address[d.Name]
+			label, ok := member(addr, d.Name)
 			if !ok {
 				return c.fail(p, fmt.Sprintf("an address of %s (dimension %s)", tt, d.Name), "no "+d.Name)
 			}
@@ -405,29 +381,25 @@ func (c *docCheck) cells(path string, tt *TensorType, v json.RawMessage) error {
 				}
 			}
 		}
-		if err := c.cell(p, tt, cell.Value); err != nil {
-			return err
-		}
-	}
-	return nil
+		return c.cell(p, tt, value)
+	}), v)
 }
 
 // labelValues checks {"label": value} of a tensor with one mapped dimension.
 func (c *docCheck) labelValues(path string, tt *TensorType, v json.RawMessage) error {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(v, &m) != nil {
+	if !isObject(v) {
 		return c.fail(path, tt.String(), describe(v))
 	}
-	for label, e := range m {
-		if err := c.cell(path+"{"+label+"}", tt, e); err != nil {
-			return err
-		}
-	}
-	return nil
+	return c.json(path, eachMember(v, func(label string, e []byte) error {
+		return c.cell(path+"{"+label+"}", tt, e)
+	}), v)
 }
 
 // cell checks one cell value.
 func (c *docCheck) cell(path string, tt *TensorType, v json.RawMessage) error {
+	if tt.Cell != CellInt8 && isJSONNumber(v) {
+		return nil // the common case, without parsing the number
+	}
 	f, ok := number(v)
 	if !ok {
 		return c.fail(path, "a number (a cell of "+tt.String()+")", describe(v))
@@ -437,6 +409,39 @@ func (c *docCheck) cell(path string, tt *TensorType, v json.RawMessage) error {
 	}
 	return nil
 }
+
+// json returns err, or the error of malformed JSON at path.
+func (c *docCheck) json(path string, err error, v []byte) error {
+	if errors.Is(err, errJSON) {
+		return c.fail(path, "well-formed JSON", describe(v))
+	}
+	return err
+}
+
+// simple reports whether values of kind k hold no other values.
+func simple(k Kind) bool {
+	switch k {
+	case Array, WeightedSet, Map, Struct, Tensor:
+		return false
+	}
+	return true
+}
+
+// member returns the value of key in the JSON object v.
+func member(v []byte, key string) ([]byte, bool) {
+	var out []byte
+	found := false
+	_ = eachMember(v, func(k string, val []byte) error {
+		if k == key {
+			out, found = val, true
+			return errFound
+		}
+		return nil
+	})
+	return out, found
+}
+
+var errFound = errors.New("found")
 
 // update checks one update operation of field f.
 func (c *docCheck) update(f *Field, op string, arg json.RawMessage) error {
@@ -470,11 +475,54 @@ func (c *docCheck) update(f *Field, op string, arg json.RawMessage) error {
 // number reads a JSON number, or a string Vespa reads as one (NaN and
 // Infinity included).
 func number(v json.RawMessage) (float64, bool) {
-	f, err := strconv.ParseFloat(scalarText(v), 64)
+	var f float64
+	var err error
+	if len(v) > 0 && v[0] != '"' {
+		f, err = strconv.ParseFloat(string(v), 64) // no copy: the string does not escape
+	} else {
+		f, err = strconv.ParseFloat(scalarText(v), 64)
+	}
 	if errors.Is(err, strconv.ErrRange) {
 		return f, true // too large for a float64 is Vespa's to judge
 	}
 	return f, err == nil
+}
+
+// isJSONNumber reports whether v is a JSON number token (RFC 8259 §6).
+func isJSONNumber(v []byte) bool {
+	i := 0
+	if i < len(v) && v[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(v) && v[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return false
+	}
+	if i < len(v) && v[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(v) && (v[i] == 'e' || v[i] == 'E') {
+		i++
+		if i < len(v) && (v[i] == '+' || v[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(v)
 }
 
 // isScalar reports whether v is a JSON string, number or bool.

@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -139,6 +140,36 @@ func TestCheckUpdate(t *testing.T) {
 		var ce *schema.CheckError
 		if !errors.As(err, &ce) || ce.Field != bad.field || !strings.Contains(ce.Want, bad.want) {
 			t.Errorf("CheckUpdate(%s) = %v; want field %q wanting %q", bad.fields, err, bad.field, bad.want)
+		}
+	}
+}
+
+// BenchmarkCheckPut checks a put with a 384-cell dense tensor.
+func BenchmarkCheckPut(b *testing.B) {
+	s, err := schema.Parse("m.sd", []byte(`schema m { document m {
+        field title type string { indexing: summary }
+        field embedding type tensor<float>(x[384]) { indexing: attribute } } }`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, err := schema.NewApplication(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sb strings.Builder
+	sb.WriteString(`{"title":"A Head Full of Dreams","embedding":{"values":[`)
+	for i := range 384 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(strconv.FormatFloat(float64(i%97)/97-0.5, 'f', 6, 64))
+	}
+	sb.WriteString(`]}}`)
+	fields := []byte(sb.String())
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := a.CheckPut("m", fields); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -181,7 +181,8 @@ func (e *outcomeError) Is(target error) bool {
 // vespaError returns the SDK's error of a reply (package vespa's Error,
 // made through package wire so that its Retry-After is set).
 func vespaError(op, path string, status int, message string, retryAfter time.Duration, hasRetryAfter bool) *vespa.Error {
-	ve, _ := wire.NewError(wire.Failure{Op: op, Path: path, Status: status, Message: message,
-		RetryAfter: retryAfter, HasRetryAfter: hasRetryAfter}).(*vespa.Error) // package vespa, imported, made it
+	err := wire.NewError(wire.Failure{Op: op, Path: path, Status: status, Message: message,
+		RetryAfter: retryAfter, HasRetryAfter: hasRetryAfter})
+	ve, _ := err.(*vespa.Error) //nolint:errorlint // package vespa, imported, made it unwrapped
 	return ve
 }
