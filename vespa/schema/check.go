@@ -31,7 +31,9 @@ func newDocCheck(a *Application, s *Schema) *docCheck {
 // dense cells that fits). It is no stricter than Vespa: where Vespa takes
 // the text of a string for a number ("1990" for an int), so does it, and a
 // value whose form it does not know is let through. A nil or empty fields
-// checks only the document type. The error is a [*CheckError].
+// checks only the document type. fields is taken to be JSON, as the
+// feeder's reader and encoding/json make it: the check reads it in place
+// and does not validate every token. The error is a [*CheckError].
 func (a *Application) CheckPut(docType string, fields []byte) error {
 	c, err := a.checkOf(docType)
 	if err != nil {
@@ -79,6 +81,9 @@ func (a *Application) checkOf(docType string) (*docCheck, error) {
 func (c *docCheck) eachField(fields []byte, each func(f *Field, name string, v json.RawMessage) error) error {
 	if len(bytes.TrimSpace(fields)) == 0 {
 		return nil
+	}
+	if end, err := valueEnd(fields, skipSpace(fields, 0)); err != nil || skipSpace(fields, end) != len(fields) {
+		return c.fail("", "a JSON object of fields", describe(fields))
 	}
 	err := eachMember(fields, func(name string, v []byte) error {
 		base := name
@@ -335,6 +340,14 @@ func (c *docCheck) tensor(path string, tt *TensorType, v json.RawMessage) error 
 
 // denseValues checks a (possibly nested) array of size numbers.
 func (c *docCheck) denseValues(path string, tt *TensorType, size int, v json.RawMessage) error {
+	if tt.Cell != CellInt8 {
+		if n, ok := flatNumbers(v); ok {
+			if n != size {
+				return c.fail(path, fmt.Sprintf("%s: %d cell values", tt, size), strconv.Itoa(n))
+			}
+			return nil
+		}
+	}
 	var n int
 	var walk func(int, []byte) error
 	walk = func(_ int, v []byte) error {
@@ -488,9 +501,43 @@ func number(v json.RawMessage) (float64, bool) {
 	return f, err == nil
 }
 
+// flatNumbers counts the elements of v when it is a flat array of JSON
+// numbers, in one pass; ok is false for anything else (which the caller
+// then reads element by element).
+func flatNumbers(v []byte) (n int, ok bool) {
+	i := skipSpace(v, 0)
+	if i >= len(v) || v[i] != '[' {
+		return 0, false
+	}
+	i = skipSpace(v, i+1)
+	if i < len(v) && v[i] == ']' {
+		return 0, skipSpace(v, i+1) == len(v)
+	}
+	for {
+		end := numberEnd(v, i)
+		if end < 0 {
+			return 0, false
+		}
+		n++
+		i = skipSpace(v, end)
+		if i >= len(v) {
+			return 0, false
+		}
+		if v[i] == ']' {
+			return n, skipSpace(v, i+1) == len(v)
+		}
+		if v[i] != ',' {
+			return 0, false
+		}
+		i = skipSpace(v, i+1)
+	}
+}
+
 // isJSONNumber reports whether v is a JSON number token (RFC 8259 §6).
-func isJSONNumber(v []byte) bool {
-	i := 0
+func isJSONNumber(v []byte) bool { return numberEnd(v, 0) == len(v) }
+
+// numberEnd returns the index just after the JSON number at v[i], or -1.
+func numberEnd(v []byte, i int) int {
 	if i < len(v) && v[i] == '-' {
 		i++
 	}
@@ -505,12 +552,12 @@ func isJSONNumber(v []byte) bool {
 	if i < len(v) && v[i] == '0' {
 		i++
 	} else if digits() == 0 {
-		return false
+		return -1
 	}
 	if i < len(v) && v[i] == '.' {
 		i++
 		if digits() == 0 {
-			return false
+			return -1
 		}
 	}
 	if i < len(v) && (v[i] == 'e' || v[i] == 'E') {
@@ -519,10 +566,10 @@ func isJSONNumber(v []byte) bool {
 			i++
 		}
 		if digits() == 0 {
-			return false
+			return -1
 		}
 	}
-	return i == len(v)
+	return i
 }
 
 // isScalar reports whether v is a JSON string, number or bool.

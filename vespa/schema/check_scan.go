@@ -35,6 +35,15 @@ func valueEnd(b []byte, i int) (int, error) {
 			if !structural[b[j]] {
 				continue
 			}
+			if b[j] == '[' {
+				if end, ok := flatArrayEnd(b, j); ok {
+					if depth == 0 {
+						return end, nil
+					}
+					j = end - 1
+					continue
+				}
+			}
 			switch b[j] {
 			case '"':
 				end, err := stringEnd(b, j)
@@ -61,6 +70,21 @@ func valueEnd(b []byte, i int) (int, error) {
 		return 0, errJSON
 	}
 	return j, nil
+}
+
+// flatArrayEnd returns the index just after the array at b[i] when it
+// holds no string, array or object (an array of numbers: a tensor's cells),
+// found with fast byte searches.
+func flatArrayEnd(b []byte, i int) (int, bool) {
+	j := bytes.IndexByte(b[i+1:], ']')
+	if j < 0 {
+		return 0, false
+	}
+	seg := b[i+1 : i+1+j]
+	if bytes.IndexByte(seg, '"') >= 0 || bytes.IndexByte(seg, '[') >= 0 || bytes.IndexByte(seg, '{') >= 0 {
+		return 0, false
+	}
+	return i + 2 + j, true
 }
 
 // structural marks the bytes that valueEnd looks at inside a container.

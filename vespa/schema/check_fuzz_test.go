@@ -1,0 +1,45 @@
+package schema
+
+import (
+	"errors"
+	"testing"
+)
+
+// FuzzCheckPut: any bytes given as a put's or an update's fields give nil
+// or a *CheckError, never a panic nor an endless scan.
+func FuzzCheckPut(f *testing.F) {
+	s, err := Parse("f.sd", []byte(`schema m { document m {
+        field s type string { indexing: summary }
+        field i type int { indexing: attribute }
+        field a type array<int> { indexing: attribute }
+        field w type weightedset<string> { indexing: attribute }
+        field mp type map<string, array<int>> { indexing: summary }
+        field t type tensor<int8>(x[2], cat{}) { indexing: attribute }
+        field d type tensor<float>(x[3]) { indexing: attribute }
+        field st type pair { indexing: summary }
+        struct pair { field k type string {} field v type long {} } } }`))
+	if err != nil {
+		f.Fatal(err)
+	}
+	a, err := NewApplication(s)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range []string{
+		`{"s":"x","i":1,"a":[1,2],"w":{"a":1},"mp":{"k":[1]}}`,
+		`{"t":{"cells":[{"address":{"x":"1","cat":"a"},"value":3}]}}`,
+		`{"d":[1,2,3]}`, `{"d":{"values":[[1],[2,3]]}}`, `{"st":{"k":"a","v":"9"}}`,
+		`{"i":{"increment":1}}`, `{"a":[1,`, `{"s":"\u00e9\"x"}`, `[]`, `{"d":"0011aabb"}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, fields []byte) {
+		for _, check := range []func(string, []byte) error{a.CheckPut, a.CheckUpdate} {
+			err := check("m", fields)
+			var ce *CheckError
+			if err != nil && !errors.As(err, &ce) {
+				t.Fatalf("%q: %v is not a *CheckError", fields, err)
+			}
+		}
+	})
+}
