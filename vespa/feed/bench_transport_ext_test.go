@@ -91,7 +91,7 @@ func BenchmarkFeedSchemaCheck(b *testing.B) {
 
 // benchApp is the schema of benchFields' documents.
 func benchApp(b *testing.B) *schema.Application {
-	s, err := schema.Parse("music.sd", []byte(`schema music {
+	return appOf(b, `schema music {
     document music {
         field title type string { indexing: summary | index }
         field artist type string { indexing: summary | index }
@@ -100,13 +100,5 @@ func benchApp(b *testing.B) *schema.Application {
         field tags type array<string> { indexing: summary }
         field embedding type tensor<float>(x[384]) { indexing: attribute }
     }
-}`))
-	if err != nil {
-		b.Fatal(err)
-	}
-	app, err := schema.NewApplication(s)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return app
+}`)
 }

@@ -12,11 +12,27 @@ import (
 	"github.com/govespa/govespa/vespa/vespatest"
 )
 
-// musicApp writes an application package with a music schema and parses it.
-func musicApp(t testing.TB) *schema.Application {
-	t.Helper()
-	dir := t.TempDir()
-	sd := `schema music {
+// appOf writes an application package whose one schema is sd, and
+// parses it as a user would.
+func appOf(tb testing.TB, sd string) *schema.Application {
+	tb.Helper()
+	dir := filepath.Join(tb.TempDir(), "schemas")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "music.sd"), []byte(sd), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	app, err := schema.ParseDir(filepath.Dir(dir))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return app
+}
+
+// musicApp is an application with a music schema.
+func musicApp(tb testing.TB) *schema.Application {
+	return appOf(tb, `schema music {
     document music {
         field title type string { indexing: summary | index }
         field year type int { indexing: summary | attribute }
@@ -24,18 +40,7 @@ func musicApp(t testing.TB) *schema.Application {
         field tags type array<string> { indexing: summary }
     }
 }
-`
-	if err := os.MkdirAll(filepath.Join(dir, "schemas"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "schemas", "music.sd"), []byte(sd), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	app, err := schema.ParseDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return app
+`)
 }
 
 // TestFeeder_SchemaRefusesWhatDoesNotFit checks issue 31's pre-send check:

@@ -188,18 +188,26 @@ func (c *docCheck) weightedSet(path string, t *Type, v json.RawMessage) error {
 	if v[0] == '[' {
 		return nil // the older form, [[key, weight], ...]
 	}
-	if !isObject(v) {
-		return c.fail(path, t.String()+" as an object of weights", describe(v))
-	}
-	return c.json(path, eachMember(v, func(k string, w []byte) error {
-		p := path + "{" + k + "}"
-		if err := c.key(p, t.Elem, k); err != nil {
-			return err
-		}
+	return c.eachKey(path, t.String()+" as an object of weights", t.Elem, v, func(p string, w []byte) error {
 		if _, err := strconv.ParseInt(scalarText(w), 10, 32); err != nil {
 			return c.fail(p, "an integer weight", describe(w))
 		}
 		return nil
+	})
+}
+
+// eachKey checks the object v at path: each key against the type kt, and
+// each value with fn, given the value's path.
+func (c *docCheck) eachKey(path, want string, kt *Type, v []byte, fn func(p string, val []byte) error) error {
+	if !isObject(v) {
+		return c.fail(path, want, describe(v))
+	}
+	return c.json(path, eachMember(v, func(k string, val []byte) error {
+		p := path + "{" + k + "}"
+		if err := c.key(p, kt, k); err != nil {
+			return err
+		}
+		return fn(p, val)
 	}), v)
 }
 
@@ -218,16 +226,9 @@ func (c *docCheck) mapValue(path string, t *Type, v json.RawMessage) error {
 			return c.value(p+".value", t.Elem, val)
 		}), v)
 	}
-	if !isObject(v) {
-		return c.fail(path, t.String()+" as a JSON object", describe(v))
-	}
-	return c.json(path, eachMember(v, func(k string, e []byte) error {
-		p := path + "{" + k + "}"
-		if err := c.key(p, t.Key, k); err != nil {
-			return err
-		}
+	return c.eachKey(path, t.String()+" as a JSON object", t.Key, v, func(p string, e []byte) error {
 		return c.value(p, t.Elem, e)
-	}), v)
+	})
 }
 
 // key checks an object key against a scalar type.

@@ -30,37 +30,7 @@ func valueEnd(b []byte, i int) (int, error) {
 	case '"':
 		return stringEnd(b, i)
 	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			if !structural[b[j]] {
-				continue
-			}
-			if b[j] == '[' {
-				if end, ok := flatArrayEnd(b, j); ok {
-					if depth == 0 {
-						return end, nil
-					}
-					j = end - 1
-					continue
-				}
-			}
-			switch b[j] {
-			case '"':
-				end, err := stringEnd(b, j)
-				if err != nil {
-					return 0, err
-				}
-				j = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1, nil
-				}
-			}
-		}
-		return 0, errJSON
+		return containerEnd(b, i)
 	}
 	j := i
 	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
@@ -70,6 +40,40 @@ func valueEnd(b []byte, i int) (int, error) {
 		return 0, errJSON
 	}
 	return j, nil
+}
+
+// containerEnd returns the index just after the object or array at b[i].
+func containerEnd(b []byte, i int) (int, error) {
+	depth := 0
+	for j := i; j < len(b); j++ {
+		c := b[j]
+		if !structural[c] {
+			continue
+		}
+		if c == '"' {
+			end, err := stringEnd(b, j)
+			if err != nil {
+				return 0, err
+			}
+			j = end - 1
+			continue
+		}
+		if c == '[' {
+			if end, ok := flatArrayEnd(b, j); ok {
+				j = end - 1 // a flat array opens and closes: depth stays
+				if depth == 0 {
+					return end, nil
+				}
+				continue
+			}
+		}
+		if c == '{' || c == '[' {
+			depth++
+		} else if depth--; depth == 0 {
+			return j + 1, nil
+		}
+	}
+	return 0, errJSON
 }
 
 // flatArrayEnd returns the index just after the array at b[i] when it
@@ -92,96 +96,88 @@ var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true
 
 // stringEnd returns the index just after the JSON string at b[i].
 func stringEnd(b []byte, i int) (int, error) {
-	for j := i + 1; j < len(b); j++ {
-		if b[j] != '\\' && b[j] != '"' {
-			continue
-		}
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
+	j := i + 1
+	for j < len(b) {
+		c := b[j]
+		if c == '"' {
 			return j + 1, nil
+		}
+		j++
+		if c == '\\' {
+			j++ // the escaped byte
 		}
 	}
 	return 0, errJSON
 }
 
-// eachElem calls fn with each element of the JSON array v.
-func eachElem(v []byte, fn func(i int, e []byte) error) error {
-	i := skipSpace(v, 0)
-	if i >= len(v) || v[i] != '[' {
-		return errJSON
+// open skips the opening byte of a container v and returns the index of
+// its first item, or done when it is empty.
+func open(v []byte, opening, closing byte) (i int, done bool, err error) {
+	i = skipSpace(v, 0)
+	if i >= len(v) || v[i] != opening {
+		return 0, false, errJSON
 	}
 	i = skipSpace(v, i+1)
-	if i < len(v) && v[i] == ']' {
-		return nil
+	return i, i < len(v) && v[i] == closing, nil
+}
+
+// next returns the index of the item after the one ending at end, or done
+// at the container's closing byte.
+func next(v []byte, end int, closing byte) (i int, done bool, err error) {
+	i = skipSpace(v, end)
+	switch {
+	case i >= len(v):
+		return 0, false, errJSON
+	case v[i] == closing:
+		return i, true, nil
+	case v[i] != ',':
+		return 0, false, errJSON
 	}
-	for n := 0; ; n++ {
-		end, err := valueEnd(v, i)
-		if err != nil {
-			return err
+	return skipSpace(v, i+1), false, nil
+}
+
+// eachElem calls fn with each element of the JSON array v.
+func eachElem(v []byte, fn func(i int, e []byte) error) error {
+	i, done, err := open(v, '[', ']')
+	for n := 0; err == nil && !done; n++ {
+		var end int
+		if end, err = valueEnd(v, i); err != nil {
+			break
 		}
-		if err := fn(n, v[i:end]); err != nil {
-			return err
+		if err = fn(n, v[i:end]); err != nil {
+			break
 		}
-		i = skipSpace(v, end)
-		if i >= len(v) {
-			return errJSON
-		}
-		if v[i] == ']' {
-			return nil
-		}
-		if v[i] != ',' {
-			return errJSON
-		}
-		i = skipSpace(v, i+1)
+		i, done, err = next(v, end, ']')
 	}
+	return err
 }
 
 // eachMember calls fn with each member of the JSON object v: its key
 // (unquoted) and its value.
 func eachMember(v []byte, fn func(key string, val []byte) error) error {
-	i := skipSpace(v, 0)
-	if i >= len(v) || v[i] != '{' {
-		return errJSON
-	}
-	i = skipSpace(v, i+1)
-	if i < len(v) && v[i] == '}' {
-		return nil
-	}
-	for {
+	i, done, err := open(v, '{', '}')
+	for err == nil && !done {
 		if i >= len(v) || v[i] != '"' {
 			return errJSON
 		}
-		kend, err := stringEnd(v, i)
-		if err != nil {
-			return err
+		var kend, end int
+		if kend, err = stringEnd(v, i); err != nil {
+			break
 		}
 		key := unquote(v[i:kend])
-		i = skipSpace(v, kend)
-		if i >= len(v) || v[i] != ':' {
+		if i = skipSpace(v, kend); i >= len(v) || v[i] != ':' {
 			return errJSON
 		}
 		i = skipSpace(v, i+1)
-		end, err := valueEnd(v, i)
-		if err != nil {
-			return err
+		if end, err = valueEnd(v, i); err != nil {
+			break
 		}
-		if err := fn(key, v[i:end]); err != nil {
-			return err
+		if err = fn(key, v[i:end]); err != nil {
+			break
 		}
-		i = skipSpace(v, end)
-		if i >= len(v) {
-			return errJSON
-		}
-		if v[i] == '}' {
-			return nil
-		}
-		if v[i] != ',' {
-			return errJSON
-		}
-		i = skipSpace(v, i+1)
+		i, done, err = next(v, end, '}')
 	}
+	return err
 }
 
 // isObject and isArray report the kind of the value v (no blanks before it).
