@@ -177,9 +177,20 @@ func (c *docCheck) value(path string, t *Type, v json.RawMessage) error {
 // integer checks an int, long or byte: a JSON integer, or a string of one,
 // in the type's range.
 func (c *docCheck) integer(path string, t *Type, v json.RawMessage) error {
-	bits := map[Kind]int{Int: 32, Long: 64, Byte: 8}[t.Kind]
-	if _, err := strconv.ParseInt(scalarText(v), 10, bits); err != nil {
-		return c.fail(path, fmt.Sprintf("%s (a %d-bit integer)", t, bits), describe(v))
+	return c.integerText(path, t, scalarText(v), describe(v))
+}
+
+// integerText checks the text of an int, long or byte; got describes it.
+func (c *docCheck) integerText(path string, t *Type, text, got string) error {
+	bits := 64
+	switch t.Kind {
+	case Int:
+		bits = 32
+	case Byte:
+		bits = 8
+	}
+	if _, err := strconv.ParseInt(text, 10, bits); err != nil {
+		return c.fail(path, fmt.Sprintf("%s (a %d-bit integer)", t, bits), got)
 	}
 	return nil
 }
@@ -235,7 +246,7 @@ func (c *docCheck) mapValue(path string, t *Type, v json.RawMessage) error {
 func (c *docCheck) key(path string, t *Type, k string) error {
 	switch t.Kind {
 	case Int, Long, Byte:
-		return c.integer(path, t, json.RawMessage(strconv.Quote(k)))
+		return c.integerText(path, t, k, strconv.Quote(k))
 	case Float, Double:
 		if _, err := strconv.ParseFloat(k, 64); err != nil {
 			return c.fail(path, t.String()+" key", strconv.Quote(k))
@@ -295,7 +306,7 @@ func (c *docCheck) tensor(path string, tt *TensorType, v json.RawMessage) error 
 		if !dense {
 			return nil
 		}
-		digits := map[CellType]int{CellInt8: 2, CellBFloat16: 4, CellFloat: 8, CellDouble: 16}[tt.Cell]
+		digits := hexDigits(tt.Cell)
 		if digits > 0 && len(s) != size*digits {
 			return c.fail(path, fmt.Sprintf("%s: %d hex digits (%d cells)", tt, size*digits, size), fmt.Sprintf("%d", len(s)))
 		}
@@ -337,6 +348,22 @@ func (c *docCheck) tensor(path string, tt *TensorType, v json.RawMessage) error 
 		return c.labelValues(path, tt, v) // the short form {"label": value}
 	}
 	return nil
+}
+
+// hexDigits is the number of hex digits of one cell of type c in Vespa's
+// dense hex form, or 0 for a type it does not know.
+func hexDigits(c CellType) int {
+	switch c {
+	case CellInt8:
+		return 2
+	case CellBFloat16:
+		return 4
+	case CellFloat:
+		return 8
+	case CellDouble:
+		return 16
+	}
+	return 0
 }
 
 // denseValues checks a (possibly nested) array of size numbers.
