@@ -32,6 +32,16 @@ type Option interface {
 	apply(*config) error
 }
 
+// option is an [Option], as in package deploy: it prints as its name
+// (cloud.WithAPIKey), never as what it captured.
+type option struct{ ctlplane.Option[config] }
+
+func newOption(name string, set func(*config) error) Option {
+	return option{ctlplane.Option[config]{Pkg: "cloud", Name: name, Set: set}}
+}
+
+func (o option) apply(c *config) error { return o.Apply(c) }
+
 // WithEndpoint sets the URL of the control-plane API of a [Client]; the
 // default is [DefaultEndpoint]. Use it to reach another system or an
 // emulator (such as cloudtest's Server).
@@ -82,32 +92,12 @@ func WithAccessToken(token string) Option {
 	})
 }
 
-// WithHTTPClient sets the HTTP client; the default is a client of its own
-// over a clone of http.DefaultTransport. The client must not retry: retries
-// are the policy's (see [WithRetryPolicy]); its Timeout, if any, bounds each
-// attempt.
-func WithHTTPClient(hc *http.Client) Option {
-	return newOption("WithHTTPClient", func(c *config) error { return c.SetHTTPClient(hc) })
-}
-
 // WithRetryPolicy sets the retry policy of reads and status polls; the
 // default is retries.ControlPlane (errors and 5xx retried, final 4xx not, 3
 // attempts). Uploads ([Client.Deploy], [Client.Submit], [Client.CreateToken])
 // are sent once whatever it says (retries.Upload).
 func WithRetryPolicy(p retries.Policy) Option {
 	return newOption("WithRetryPolicy", func(c *config) error { return c.SetRetryPolicy(p) })
-}
-
-// WithLogger sets the logger of retries and waits; the default discards.
-// Nothing logged contains keys, tokens or signatures.
-func WithLogger(l *slog.Logger) Option {
-	return newOption("WithLogger", func(c *config) error { return c.SetLogger(l) })
-}
-
-// WithPollInterval sets how often waits poll; the default is
-// [DefaultPollInterval]. It must be positive.
-func WithPollInterval(d time.Duration) Option {
-	return newOption("WithPollInterval", func(c *config) error { return c.SetPollInterval(d) })
 }
 
 // WithClock sets the clock whose time signs requests; the default is
@@ -122,20 +112,30 @@ func WithClock(now func() time.Time) Option {
 	})
 }
 
+// WithHTTPClient sets the HTTP client; the default is a client of its own
+// over a clone of http.DefaultTransport. The client must not retry: retries
+// are the policy's (see [WithRetryPolicy]); its Timeout, if any, bounds each
+// attempt.
+func WithHTTPClient(hc *http.Client) Option {
+	return newOption("WithHTTPClient", func(c *config) error { return c.SetHTTPClient(hc) })
+}
+
+// WithLogger sets the logger of retries and waits; the default discards.
+// Nothing logged contains keys, tokens or signatures.
+func WithLogger(l *slog.Logger) Option {
+	return newOption("WithLogger", func(c *config) error { return c.SetLogger(l) })
+}
+
 // WithUserAgent sets the User-Agent header; the default is [vespa.UserAgent].
 func WithUserAgent(ua string) Option {
 	return newOption("WithUserAgent", func(c *config) error { return c.SetUserAgent(ua) })
 }
 
-// option is an [Option], as in package deploy: it prints as its name
-// (cloud.WithAPIKey), never as what it captured.
-type option struct{ ctlplane.Option[config] }
-
-func newOption(name string, set func(*config) error) Option {
-	return option{ctlplane.Option[config]{Pkg: "cloud", Name: name, Set: set}}
+// WithPollInterval sets how often waits poll; the default is
+// [DefaultPollInterval]. It must be positive.
+func WithPollInterval(d time.Duration) Option {
+	return newOption("WithPollInterval", func(c *config) error { return c.SetPollInterval(d) })
 }
-
-func (o option) apply(c *config) error { return o.Apply(c) }
 
 // config collects the options.
 type config struct {

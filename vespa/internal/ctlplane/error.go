@@ -79,9 +79,10 @@ func StatusIs(status int, target error) bool {
 	return (&vespa.Error{Status: status}).Is(target)
 }
 
-// errorType is the registered public error type (see [Failure]). Set once,
-// by package deploy's init, before any request can be made; read-only after.
-var errorType ErrorType
+// errorType is the registered public error type (see [Failure]). Until
+// package deploy's init registers its own, replies are *failureError. Set
+// once, before any request can be made; read-only after.
+var errorType = ErrorType{Make: newFailureError, Read: readFailureError}
 
 // ErrorType is the public error type of replies and its sentinels.
 type ErrorType struct {
@@ -92,29 +93,26 @@ type ErrorType struct {
 	Unauthorized, OutcomeUnknown error
 }
 
-// Register makes t the way this package makes and reads the errors of
-// replies. Package deploy calls it from its init.
+// Register makes t, whose Make and Read are both set, the way this package
+// makes and reads the errors of replies. Package deploy calls it from its
+// init.
 func Register(t ErrorType) { errorType = t }
 
 // NewError returns the error of the reply f: a *deploy.Error.
-func NewError(f Failure) error {
-	if errorType.Make != nil {
-		return errorType.Make(f)
-	}
-	return &failureError{f}
-}
+func NewError(f Failure) error { return errorType.Make(f) }
 
 // FailureOf returns the failure of the first error in err's chain that is
 // the error of a reply (a *deploy.Error), and whether there is one.
-func FailureOf(err error) (Failure, bool) {
-	if errorType.Read != nil {
-		return errorType.Read(err)
-	}
+func FailureOf(err error) (Failure, bool) { return errorType.Read(err) }
+
+func newFailureError(f Failure) error { return &failureError{f} }
+
+func readFailureError(err error) (f Failure, ok bool) {
 	var fe *failureError
-	if errors.As(err, &fe) {
-		return fe.f, true
+	if ok = errors.As(err, &fe); ok {
+		f = fe.f
 	}
-	return Failure{}, false
+	return f, ok
 }
 
 // failureError is the error of a reply where package deploy is not linked

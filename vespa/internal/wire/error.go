@@ -14,40 +14,39 @@ import (
 // under the same names; every package's errors match them through
 // errors.Is, whichever package made the request.
 var (
-	ErrBadRequest          = errors.New("vespa: bad request")
-	ErrUnauthorized        = errors.New("vespa: unauthorized")
-	ErrForbidden           = errors.New("vespa: forbidden")
-	ErrNotFound            = errors.New("vespa: not found")
-	ErrConflict            = errors.New("vespa: conflict")
-	ErrConditionNotMet     = errors.New("vespa: condition not met")
-	ErrTooLarge            = errors.New("vespa: request too large")
-	ErrTooManyRequests     = errors.New("vespa: too many requests")
-	ErrUnavailable         = errors.New("vespa: service unavailable")
-	ErrTimeout             = errors.New("vespa: timeout")
-	ErrInsufficientStorage = errors.New("vespa: insufficient storage")
-	ErrRedirect            = errors.New("vespa: redirect not followed")
-	ErrMalformedResponse   = errors.New("vespa: malformed response")
-	ErrResponseTooLarge    = errors.New("vespa: response too large")
+	ErrBadRequest          = sentinel(http.StatusBadRequest, "bad request")
+	ErrUnauthorized        = sentinel(http.StatusUnauthorized, "unauthorized")
+	ErrForbidden           = sentinel(http.StatusForbidden, "forbidden")
+	ErrNotFound            = sentinel(http.StatusNotFound, "not found")
+	ErrConflict            = sentinel(http.StatusConflict, "conflict")
+	ErrConditionNotMet     = sentinel(http.StatusPreconditionFailed, "condition not met")
+	ErrTooLarge            = sentinel(http.StatusRequestEntityTooLarge, "request too large")
+	ErrTooManyRequests     = sentinel(http.StatusTooManyRequests, "too many requests")
+	ErrUnavailable         = sentinel(http.StatusServiceUnavailable, "service unavailable")
+	ErrTimeout             = sentinel(http.StatusGatewayTimeout, "timeout")
+	ErrInsufficientStorage = sentinel(http.StatusInsufficientStorage, "insufficient storage")
+	ErrRedirect            = sentinel(0, "redirect not followed")
+	ErrMalformedResponse   = sentinel(0, "malformed response")
+	ErrResponseTooLarge    = sentinel(0, "response too large")
 )
 
-// sentinelStatus is the one status→sentinel table. ErrRedirect (any 3xx),
-// ErrMalformedResponse and ErrResponseTooLarge are matched apart.
-var sentinelStatus = map[error]int{
-	ErrBadRequest:          http.StatusBadRequest,
-	ErrUnauthorized:        http.StatusUnauthorized,
-	ErrForbidden:           http.StatusForbidden,
-	ErrNotFound:            http.StatusNotFound,
-	ErrConflict:            http.StatusConflict,
-	ErrConditionNotMet:     http.StatusPreconditionFailed,
-	ErrTooLarge:            http.StatusRequestEntityTooLarge,
-	ErrTooManyRequests:     http.StatusTooManyRequests,
-	ErrUnavailable:         http.StatusServiceUnavailable,
-	ErrTimeout:             http.StatusGatewayTimeout,
-	ErrInsufficientStorage: http.StatusInsufficientStorage,
+// sentinelStatus is the one status→sentinel table, filled by [sentinel].
+// ErrRedirect (any 3xx), ErrMalformedResponse and ErrResponseTooLarge,
+// made with status 0, are matched apart.
+var sentinelStatus = map[error]int{}
+
+// sentinel returns a new sentinel error with the text "vespa: " + what,
+// matched by an answer of status (none when 0).
+func sentinel(status int, what string) error {
+	err := errors.New("vespa: " + what)
+	if status != 0 {
+		sentinelStatus[err] = status
+	}
+	return err
 }
 
 // StatusIs reports whether target is the sentinel of status: the table
-// above, and ErrRedirect for any 3xx.
+// [sentinel] fills, and ErrRedirect for any 3xx.
 func StatusIs(status int, target error) bool {
 	if target == ErrRedirect { //nolint:errorlint // Is methods compare the target by identity
 		return status >= 300 && status <= 399

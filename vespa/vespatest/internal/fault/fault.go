@@ -19,55 +19,31 @@ type Operation string
 // /document/v1 and /search/; OpDeploy (the config server's prepare) is
 // matched only by faults that name it.
 const (
-	OpAny         Operation = ""
-	OpGet         Operation = "get"
-	OpPut         Operation = "put"
-	OpUpdate      Operation = "update"
-	OpRemove      Operation = "remove"
-	OpVisit       Operation = "visit"
-	OpCopy        Operation = "copy"
-	OpUpdateWhere Operation = "update-where"
-	OpDeleteWhere Operation = "delete-where"
-	OpSearch      Operation = "search"
-	OpDeploy      Operation = "deploy"
+	OpAny         = Operation("")
+	OpGet         = Operation("get")
+	OpPut         = Operation("put")
+	OpUpdate      = Operation("update")
+	OpRemove      = Operation("remove")
+	OpVisit       = Operation("visit")
+	OpCopy        = Operation("copy")
+	OpUpdateWhere = Operation("update-where")
+	OpDeleteWhere = Operation("delete-where")
+	OpSearch      = Operation("search")
+	OpDeploy      = Operation("deploy")
 )
 
 // Fault is what happens to one request instead of (or before) its normal
-// handling. The zero Fault does nothing.
+// handling. The zero Fault does nothing. Its fields are documented on
+// vespatest.Fault, which converts to it as it is.
 type Fault struct {
-	// Status, when not zero, is the HTTP status to answer with, in Vespa's
-	// JSON envelope for the API hit. 200 means "ignored operation": the write
-	// is dropped and answered with X-Vespa-Ignored-Operation: true.
-	Status int
-	// Message is the error text; empty means a Vespa-like default for Status.
-	Message string
-	// Backend marks a failure reported by the content backend: the
-	// /document/v1 body then carries the document "id" (507, backend 504,
-	// 412, rejected 400), which handler-level failures (429, 413, 500) lack.
-	Backend bool
-	// Latency is added before answering. If it reaches the request's
-	// timeout, the answer is Vespa's: on /document/v1 its handler timeout,
-	// 504 "Timeout after <n>ms" without an id (the timeout parameter); on
-	// /search/ a result with error code 12 "Timed out" and status 504, the
-	// query's timeout being its timeout parameter, the YQL timeout
-	// annotation or Vespa's default of 500 ms.
-	Latency time.Duration
-	// Drop closes the connection without an answer (HTTP/1.1) or resets the
-	// stream (HTTP/2).
-	Drop bool
-	// SoftTimeout, on /search/, is a content node that runs out of time
-	// while matching: it answers with what it found in the fraction Covered
-	// of the corpus. With soft timeout on (Vespa's default) that is a 200
-	// with those hits and coverage.degraded.timeout; a query that sets
-	// ranking.softtimeout.enable=false gets the hard timeout, 504 with
-	// error code 12. Other operations ignore it.
+	Status      int    // 200: an ignored operation
+	Message     string // empty: a Vespa-like default for Status
+	Backend     bool   // the /document/v1 body carries the document id
+	Latency     time.Duration
+	Drop        bool
 	SoftTimeout bool
-	// Covered is the fraction of the documents a SoftTimeout covered, in [0, 1].
-	Covered float64
-	// ErrorCode, on the config server (OpDeploy), is the error-code of the
-	// answer; empty means the one Vespa's HttpErrorResponse pairs with
-	// Status.
-	ErrorCode string
+	Covered     float64
+	ErrorCode   string // the config server's error-code; empty: Status's own
 }
 
 func (f Fault) zero() bool { return f == Fault{} }

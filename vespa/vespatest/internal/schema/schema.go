@@ -9,88 +9,36 @@ import (
 	"strings"
 )
 
-// Schema declares one document type: its name, fields and rank profiles. It
-// is what a schemas/<name>.sd file declares, minus what the emulator does not
-// model. The zero value is not useful; Name must be set.
+// Schema, RankProfile and Field are the emulator's model of what a
+// schema declares. Their fields are documented on vespatest.Schema,
+// vespatest.RankProfile and vespatest.Field, which convert to them as they are
+// (the model keeps no field the public types lack).
 type Schema struct {
-	// Name is the schema and document type name, e.g. "music".
-	Name string
-	// Fields are the document's fields, in declaration order.
-	Fields []Field
-	// RankProfiles are the schema's rank profiles, selected by a query's
-	// ranking or ranking.profile; "default" and "unranked" exist implicitly.
-	// A query naming a profile the schema lacks gets Vespa's "schema '…'
-	// does not contain requested rank profile '…'" error. nil means profiles are not modelled: any
-	// name is accepted and ranks by the emulator's default relevance, as in
-	// lenient mode (a Go schema that predates profiles keeps working); an
-	// empty, non-nil slice declares that there are none. [Parse] never
-	// returns nil.
-	RankProfiles []RankProfile
-	// Fieldsets are the schema's field sets, name to field names (e.g.
-	// "default": title, body). A YQL query may name one as it names a field,
-	// and a get's fieldSet parameter may list one.
-	Fieldsets map[string][]string
+	Name         string
+	Fields       []Field
+	RankProfiles []RankProfile // nil: profiles are not modelled (any name ranks by default relevance)
+	Fieldsets    map[string][]string
 }
 
-// RankProfile is the part of a schema's rank profile the emulator evaluates:
-// its first-phase expression, over a small subset of Vespa's rank features
-// (see the search package documentation: bm25, closeness, nativeRank,
-// attribute and query features, constants, + - * / and parentheses, and the
-// profile's zero-argument functions). A query using a profile whose
-// expression goes beyond the subset, or which has a second or global phase,
-// is answered with a "not implemented" error, never a silently wrong score.
+// RankProfile is the part of a rank profile the emulator evaluates; a
+// profile beyond its subset, or with a second or global phase, is answered
+// "not implemented", never with a wrong score.
 type RankProfile struct {
-	// Name is the profile name, e.g. "bm25".
-	Name string
-	// Inherits names the profiles this one inherits from, in order. Their
-	// first phase, functions and inputs apply where this one sets none.
-	Inherits []string
-	// FirstPhase is the first-phase ranking expression, e.g.
-	// "bm25(title) + 0.1 * attribute(popularity)". Empty means inherited, or
-	// the emulator's default relevance (Vespa's nativeRank) when no parent
-	// sets one.
-	FirstPhase string
-	// SecondPhase and GlobalPhase are the expressions of the later phases.
-	// The emulator does not evaluate them; a profile that has one (itself or
-	// through inheritance) cannot be used in a query.
-	SecondPhase, GlobalPhase string
-	// Functions are the profile's functions without arguments, name to
-	// expression, which FirstPhase may call as name or name().
-	Functions map[string]string
-	// Inputs are the query inputs the profile declares, e.g. "query(w)", to
-	// their default values ("" when none is declared, which is 0).
-	Inputs map[string]string
-	// SummaryFeatures and MatchFeatures are the rank features the profile
-	// lists to be returned with each hit, e.g. "bm25(title)",
-	// "attribute(year)"; Vespa renders them in the hit's fields as
-	// summaryfeatures and matchfeatures. Inherited from the parents when
-	// empty.
+	Name                           string
+	Inherits                       []string
+	FirstPhase                     string // empty: inherited, or nativeRank
+	SecondPhase, GlobalPhase       string // not evaluated: a profile with one cannot be queried
+	Functions, Inputs              map[string]string
 	SummaryFeatures, MatchFeatures []string
 }
 
-// Field declares one document field.
+// Field declares one document field; an empty Indexing means
+// "summary | index" when Indexed and "summary | attribute" otherwise.
 type Field struct {
-	// Name is the field name.
-	Name string
-	// Type is Vespa's type text: "string", "int", "long", "float", "double",
-	// "bool", "byte", "array<string>", "weightedset<string>",
-	// "map<string,int>", "tensor<float>(x[384])", "tensor(cat{})", and so on.
-	// A type the emulator does not know (a struct name, say) accepts any JSON.
-	Type string
-	// Indexed is true for an "index" field and false for an attribute or
-	// summary-only field. Only /search/ looks at it.
-	Indexed bool
-	// DistanceMetric is the nearest-neighbor metric of a tensor field:
-	// "euclidean" (Vespa's default), "angular", "dotproduct",
-	// "prenormalized-angular". Only /search/ looks at it.
+	Name, Type     string
+	Indexed        bool
 	DistanceMetric string
-	// Indexing is the field's indexing statement, e.g. "summary | index" or
-	// "attribute | index". Only /search/ looks at it: a field is in the
-	// default document summary, and so rendered in hits, when "summary" is
-	// one of its steps. Empty means "summary | index" when Indexed is set and
-	// "summary | attribute" otherwise: a field declared in Go is in the
-	// summary unless its Indexing says otherwise.
-	Indexing string
+	Indexing       string
 }
 
 // InSummary reports whether the field is in the default document summary.

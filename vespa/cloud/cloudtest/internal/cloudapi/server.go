@@ -36,23 +36,13 @@ type Config struct {
 	keys [][]byte // DER of PublicKeys
 }
 
-// Request records one request the server answered.
+// Request records one request the server answered; its fields are
+// documented on cloudtest.Request, which converts to it as it is.
 type Request struct {
-	// Method is the request's HTTP method.
-	Method string
-	// Path is the request's raw path.
-	Path string
-	// RawQuery is the request's raw query string.
-	RawQuery string
-	// KeyID is the X-Key-Id of a signed request.
-	KeyID string
-	// Signed reports that the request carried a signature that verified.
-	Signed bool
-	// Status is the status of the reply.
-	Status int
-	// Dropped reports that the request was acted on and its reply dropped:
-	// the connection was closed instead (see DropReplies).
-	Dropped bool
+	Method, Path, RawQuery, KeyID string
+	Signed                        bool // the signature verified
+	Status                        int
+	Dropped                       bool // acted on, and the reply dropped (DropReplies)
 }
 
 // Server is the emulated control plane. It is safe for concurrent use.
@@ -70,22 +60,13 @@ type Server struct {
 	tokens      int
 }
 
-// Deployment is a deployment the server holds.
+// Deployment is a deployment the server holds; its fields are documented
+// on cloudtest.Deployment, which converts to it as it is.
 type Deployment struct {
-	// Tenant, Application and Instance name the application.
-	Tenant string
-	// Application is the application's name; see Tenant.
-	Application string
-	// Instance is the instance's name; see Tenant.
-	Instance string
-	// Environment is the zone's environment, such as "dev".
-	Environment string
-	// Region is the zone's region, such as "aws-us-east-1c".
-	Region string
-	// Files are the paths of the deployed package's files, sorted.
-	Files []string
-	// VespaVersion is the pinned version, if any.
-	VespaVersion string
+	Tenant, Application, Instance string
+	Environment, Region           string
+	Files                         []string // sorted
+	VespaVersion                  string
 }
 
 // New returns a server configured by cfg, or an error when a public key does
