@@ -1,0 +1,198 @@
+package vespa
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// CellValue is the Go type of a tensor's cells: float32 for Vespa's float
+// and bfloat16 cells, float64 for double, int8 for int8.
+type CellValue interface{ ~float32 | ~float64 | ~int8 }
+
+// DenseTensor is the value of a tensor field with one indexed dimension,
+// such as tensor<float>(x[384]): its cells in order. It is written in
+// Vespa's short form, {"values": [...]}, and read from that (with or without
+// the "type" Vespa renders), from the bare array (format.tensors=short-value)
+// and from the verbose cells, {"cells": [{"address": {"x": "0"}, "value":
+// …}]} or the bare array of them (long, long-value). The number of cells is
+// not checked here: the schema knows it (see package schema).
+type DenseTensor[T CellValue] []T
+
+// MarshalJSON writes {"values": [...]}; a nil tensor is null.
+func (t DenseTensor[T]) MarshalJSON() ([]byte, error) {
+	if t == nil {
+		return []byte("null"), nil
+	}
+	vs, err := json.Marshal([]T(t))
+	if err != nil {
+		return nil, fmt.Errorf("vespa: dense tensor: %w", err)
+	}
+	return append(append([]byte(`{"values":`), vs...), '}'), nil
+}
+
+// UnmarshalJSON reads any of the forms of [DenseTensor].
+func (t *DenseTensor[T]) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if string(data) == "null" {
+		*t = nil
+		return nil
+	}
+	var w struct {
+		Values json.RawMessage `json:"values"`
+		Cells  json.RawMessage `json:"cells"`
+	}
+	if len(data) > 0 && data[0] == '{' {
+		if err := json.Unmarshal(data, &w); err != nil {
+			return fmt.Errorf("vespa: dense tensor: %w", err)
+		}
+	} else {
+		w.Values = data
+	}
+	switch {
+	case len(w.Values) > 0 && w.Values[0] == '"':
+		return fmt.Errorf("vespa: dense tensor: hex cell values are not read; ask Vespa for format.tensors=short")
+	case len(w.Values) > 0 && isVerbose(w.Values):
+		w.Cells, w.Values = w.Values, nil
+	}
+	if len(w.Values) > 0 {
+		var vs []T
+		if err := json.Unmarshal(w.Values, &vs); err != nil {
+			return fmt.Errorf("vespa: dense tensor values: %w", err)
+		}
+		*t = vs
+		return nil
+	}
+	if len(w.Cells) == 0 {
+		return fmt.Errorf("vespa: dense tensor %s: want values or cells", quoteJSON(data))
+	}
+	return t.readCells(w.Cells)
+}
+
+// isVerbose reports whether an array holds verbose cells (objects).
+func isVerbose(arr []byte) bool {
+	rest := bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(arr), []byte("[")))
+	return len(rest) > 0 && rest[0] == '{'
+}
+
+// readCells reads verbose cells of one indexed dimension, in any order.
+func (t *DenseTensor[T]) readCells(raw []byte) error {
+	var cells []struct {
+		Address map[string]string `json:"address"`
+		Value   T                 `json:"value"`
+	}
+	if err := json.Unmarshal(raw, &cells); err != nil {
+		return fmt.Errorf("vespa: dense tensor cells: %w", err)
+	}
+	vs := make([]T, len(cells))
+	seen := make([]bool, len(cells))
+	for _, c := range cells {
+		if len(c.Address) != 1 {
+			return fmt.Errorf("vespa: dense tensor cell address %v: want one dimension", c.Address)
+		}
+		for _, label := range c.Address {
+			i, err := strconv.Atoi(label)
+			if err != nil || i < 0 || i >= len(vs) || seen[i] {
+				return fmt.Errorf("vespa: dense tensor cell address %q: not an index in 0..%d, or given twice", label, len(vs)-1)
+			}
+			vs[i], seen[i] = c.Value, true
+		}
+	}
+	*t = vs
+	return nil
+}
+
+// MappedTensor is the value of a tensor field with one mapped dimension,
+// such as tensor<float>(cat{}): label to cell value. It is written in
+// Vespa's short form, {"cells": {"a": 1.0}}, and read from that (with or
+// without "type"), from the bare object (short-value) and from the verbose
+// cells, {"cells": [{"address": {"cat": "a"}, "value": 1.0}]} or the bare
+// array of them.
+type MappedTensor[T CellValue] map[string]T
+
+// MarshalJSON writes {"cells": {...}} with the labels sorted; a nil tensor
+// is null.
+func (t MappedTensor[T]) MarshalJSON() ([]byte, error) {
+	if t == nil {
+		return []byte("null"), nil
+	}
+	cells, err := json.Marshal(map[string]T(t)) // encoding/json sorts map keys
+	if err != nil {
+		return nil, fmt.Errorf("vespa: mapped tensor: %w", err)
+	}
+	return append(append([]byte(`{"cells":`), cells...), '}'), nil
+}
+
+// UnmarshalJSON reads any of the forms of [MappedTensor].
+func (t *MappedTensor[T]) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if string(data) == "null" {
+		*t = nil
+		return nil
+	}
+	cells := data
+	if len(data) > 0 && data[0] == '{' {
+		var o map[string]json.RawMessage
+		if err := json.Unmarshal(data, &o); err != nil {
+			return fmt.Errorf("vespa: mapped tensor: %w", err)
+		}
+		if c, ok := o["cells"]; ok && wrapperOnly(o) {
+			cells = c
+		}
+	}
+	cells = bytes.TrimSpace(cells)
+	if len(cells) > 0 && cells[0] == '[' {
+		return t.readCells(cells)
+	}
+	var m map[string]T
+	if err := json.Unmarshal(cells, &m); err != nil {
+		return fmt.Errorf("vespa: mapped tensor cells: %w", err)
+	}
+	*t = m
+	return nil
+}
+
+// wrapperOnly reports whether o's keys are those of Vespa's wrapper (cells,
+// and type), not labels.
+func wrapperOnly(o map[string]json.RawMessage) bool {
+	for k := range o {
+		if k != "cells" && k != "type" {
+			return false
+		}
+	}
+	return true
+}
+
+// readCells reads verbose cells of one mapped dimension.
+func (t *MappedTensor[T]) readCells(raw []byte) error {
+	var cells []struct {
+		Address map[string]string `json:"address"`
+		Value   T                 `json:"value"`
+	}
+	if err := json.Unmarshal(raw, &cells); err != nil {
+		return fmt.Errorf("vespa: mapped tensor cells: %w", err)
+	}
+	m := make(map[string]T, len(cells))
+	for _, c := range cells {
+		if len(c.Address) != 1 {
+			return fmt.Errorf("vespa: mapped tensor cell address %v: want one dimension", c.Address)
+		}
+		for _, label := range c.Address {
+			m[label] = c.Value
+		}
+	}
+	*t = m
+	return nil
+}
+
+// Labels returns the tensor's labels, sorted.
+func (t MappedTensor[T]) Labels() []string {
+	ls := make([]string, 0, len(t))
+	for l := range t {
+		ls = append(ls, l)
+	}
+	slices.Sort(ls)
+	return ls
+}
