@@ -23,7 +23,9 @@ type weighted struct {
 // Token is the type of the tokens of [WeightedSet], [DotProduct] and
 // [Wand]: strings, or integers for integer fields (int32 for the keys of a
 // weightedset<int>).
-type Token interface{ ~string | ~int | ~int32 | ~int64 }
+type Token interface {
+	~string | ~int | ~int32 | ~int64
+}
 
 func weightedVals[K Token](weights map[K]int) []any {
 	keys := slices.SortedFunc(maps.Keys(weights), cmp.Compare[K])

@@ -65,7 +65,7 @@ func Generate(app *schema.Application, cfg Config) ([]byte, error) {
 	if cfg.PackageDoc {
 		out.WriteString(comment("", "Package "+cfg.Package+" holds the Go types of the schemas of a Vespa application "+
 			"package ("+strings.Join(files, ", ")+"): per document type a struct of its fields, its field names, "+
-			"typed YQL field references, its rank profiles with their inputs, and a decoder of typed hits."))
+			"typed YQL field references, its rank profiles with their inputs, and a decoder of typed hits.") + "\n")
 	}
 	fmt.Fprintf(&out, "package %s\n\nimport (\n", cfg.Package)
 	if g.useJSON {
@@ -247,7 +247,7 @@ func (g *generator) queryRefs(s *schema.Schema, base string, fields []*schema.Fi
 		queryRef
 	}
 	var refs []ref
-	var skipReasons []string            // in order of first use
+	var skipReasons []string         // in order of first use
 	skipped := map[string][]string{} // reason -> "field (type)"
 	sc := newScope(base + "Fields")
 	for _, f := range fields {
