@@ -21,6 +21,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -62,6 +63,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usage(fs, stderr, "-package is missing")
 	case *out == "":
 		return usage(fs, stderr, "-out is missing")
+	case !token.IsIdentifier(*pkg) || token.IsKeyword(*pkg) || *pkg == "_":
+		return usage(fs, stderr, "-package %q is not a Go package name", *pkg)
 	}
 	if err := generate(*app, *pkg, *out, *doc, stdout); err != nil {
 		fmt.Fprintln(stderr, err)
@@ -85,7 +88,7 @@ func generate(app, pkg, out string, doc bool, stdout io.Writer) error {
 	}
 	a, err := schema.ParseDir(app)
 	if err != nil {
-		return fmt.Errorf("vespagen: %s: %w", app, err)
+		return fmt.Errorf("vespagen: %w", err) // the schema error names the directory or the file and line
 	}
 	src, err := gen.Generate(a, gen.Config{Package: pkg, PackageDoc: doc})
 	if err != nil {
