@@ -108,15 +108,15 @@ func writeFile(name string, src []byte) error {
 	if err != nil {
 		return fmt.Errorf("vespagen: %w", err)
 	}
-	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
+	defer func() { _ = os.Remove(tmp.Name()) }() // after a successful rename there is nothing to remove
 	if _, err := tmp.Write(src); err != nil {
-		tmp.Close()
+		_ = tmp.Close() // the write error is the one to report
 		return fmt.Errorf("vespagen: %w", err)
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("vespagen: %w", err)
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil { //nolint:gosec // G302: a Go source file, readable as the package's other files are
 		return fmt.Errorf("vespagen: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), name); err != nil {
