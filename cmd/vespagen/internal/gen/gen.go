@@ -133,8 +133,12 @@ func (g *generator) schema(s *schema.Schema) error {
 
 	// The document struct.
 	g.p("")
+	inherited := ""
+	if len(fields) > len(s.Document.Fields) {
+		inherited = " (inherited ones first)"
+	}
 	g.line(comment("", doc+" is a document of type "+s.Document.Name+" (schema "+s.Name+", "+filepath.Base(s.File)+
-		"): its fields, inherited ones first, as Vespa's document JSON writes them, for puts (the fields of "+
+		"): its fields"+inherited+" as Vespa's document JSON writes them, for puts (the fields of "+
 		"vespa.Client.Put) and gets, and as a query result renders them, for hits ("+hits+")."))
 	g.p("//")
 	g.line(comment("", docOmitRule))
@@ -226,6 +230,9 @@ func (g *generator) structType(s *schema.Schema, name, of string, fields []*sche
 			c += " (" + f.Indexing + ")"
 		}
 		c += "."
+		if t.note != "" {
+			c += " " + t.note
+		}
 		if t.raw != "" {
 			c += " It is kept as raw JSON, as Vespa writes it (" + t.raw + ")."
 		}

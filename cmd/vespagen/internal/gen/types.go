@@ -11,6 +11,8 @@ type goType struct {
 	// raw is set when the value, or a part of it, is kept as
 	// json.RawMessage; it says which Vespa type and why.
 	raw string
+	// note says what the JSON value is, where the Go type does not.
+	note string
 }
 
 // The omit rule (see the document type's doc comment, docOmitRule):
@@ -29,9 +31,13 @@ const (
 // writes and reads it.
 func (g *generator) typeOf(s *schema.Schema, t *schema.Type) goType {
 	switch t.Kind {
-	case schema.String, schema.URI, schema.Predicate, schema.Reference:
-		// A reference is its document ID's text ("" for none).
+	case schema.String, schema.URI:
 		return goType{expr: "string", omit: omitEmpty}
+	case schema.Predicate:
+		return goType{expr: "string", omit: omitEmpty, note: "The predicate's text, such as \"genre in [rock]\"."}
+	case schema.Reference:
+		return goType{expr: "string", omit: omitEmpty,
+			note: "The text of the referenced document's ID, such as \"id:ns:" + t.Reference + "::a\"."}
 	case schema.Int:
 		return goType{expr: "int32"}
 	case schema.Long:
@@ -46,16 +52,23 @@ func (g *generator) typeOf(s *schema.Schema, t *schema.Type) goType {
 		return goType{expr: "int8"}
 	case schema.Raw:
 		// encoding/json writes and reads []byte as standard base64 with
-		// padding, which is what Vespa writes (java.util.Base64.getEncoder
-		// in JsonSerializationHelper, Jackson's default variant in query
-		// results) and reads (Base64.getMimeDecoder in SingleValueReader).
-		return goType{expr: "[]byte", omit: omitEmpty}
+		// padding, which is what Vespa writes and reads. Checked in
+		// vespa-engine/vespa: document/src/main/java/com/yahoo/document/json/
+		// JsonSerializationHelper.java writes Base64.getEncoder() (basic:
+		// + and /, padded), readers/SingleValueReader.java reads
+		// Base64.getMimeDecoder() (the same alphabet), and query results
+		// (container-search .../search/rendering/JsonGeneratorDataSink.java)
+		// write Jackson's default variant, also padded standard base64,
+		// unless renderer.json.rawAsBase64=false asks for hex.
+		return goType{expr: "[]byte", omit: omitEmpty, note: "Base64 in JSON, standard alphabet with padding, " +
+			"as Vespa writes and reads it (a query with renderer.json.rawAsBase64=false renders hex instead, " +
+			"which does not decode)."}
 	case schema.Position:
 		g.useVespa = true
 		return goType{expr: "vespa.Position", omit: omitZero}
 	case schema.Array:
 		e := g.typeOf(s, t.Elem)
-		return goType{expr: "[]" + e.expr, omit: omitEmpty, raw: e.raw}
+		return goType{expr: "[]" + e.expr, omit: omitEmpty, raw: e.raw, note: e.note}
 	case schema.WeightedSet:
 		g.useVespa = true
 		return goType{expr: "vespa.WeightedSet[" + g.typeOf(s, t.Elem).expr + "]", omit: omitEmpty}
@@ -66,7 +79,7 @@ func (g *generator) typeOf(s *schema.Schema, t *schema.Type) goType {
 		}
 		v := g.typeOf(s, t.Elem)
 		g.useVespa = true
-		return goType{expr: "vespa.Map[" + key + ", " + v.expr + "]", omit: omitEmpty, raw: v.raw}
+		return goType{expr: "vespa.Map[" + key + ", " + v.expr + "]", omit: omitEmpty, raw: v.raw, note: v.note}
 	case schema.Struct:
 		return goType{expr: g.structNames[g.app.Struct(s, t.Struct)], omit: omitZero}
 	case schema.Tensor:

@@ -17,9 +17,9 @@ func NewMusicID(namespace, key string) vespa.DocumentID {
 	return vespa.DocumentID{Namespace: namespace, DocType: MusicDocumentType, UserSpecific: key}
 }
 
-// Music is a document of type music (schema music, music.sd): its fields, inherited ones first, as
-// Vespa's document JSON writes them, for puts (the fields of vespa.Client.Put) and gets, and as a
-// query result renders them, for hits (DecodeMusicHits).
+// Music is a document of type music (schema music, music.sd): its fields as Vespa's document JSON
+// writes them, for puts (the fields of vespa.Client.Put) and gets, and as a query result renders
+// them, for hits (DecodeMusicHits).
 //
 // A field at its Go zero value is left out of the JSON when Vespa stores nothing for it either: an
 // empty string, raw, reference, array, weighted set, map or tensor (omitempty), and a zero struct

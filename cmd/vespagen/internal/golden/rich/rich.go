@@ -19,9 +19,9 @@ func NewArtistID(namespace, key string) vespa.DocumentID {
 	return vespa.DocumentID{Namespace: namespace, DocType: ArtistDocumentType, UserSpecific: key}
 }
 
-// Artist is a document of type artist (schema artist, artist.sd): its fields, inherited ones first,
-// as Vespa's document JSON writes them, for puts (the fields of vespa.Client.Put) and gets, and as
-// a query result renders them, for hits (DecodeArtistHits).
+// Artist is a document of type artist (schema artist, artist.sd): its fields as Vespa's document
+// JSON writes them, for puts (the fields of vespa.Client.Put) and gets, and as a query result
+// renders them, for hits (DecodeArtistHits).
 //
 // A field at its Go zero value is left out of the JSON when Vespa stores nothing for it either: an
 // empty string, raw, reference, array, weighted set, map or tensor (omitempty), and a zero struct
@@ -72,9 +72,9 @@ func NewBaseID(namespace, key string) vespa.DocumentID {
 	return vespa.DocumentID{Namespace: namespace, DocType: BaseDocumentType, UserSpecific: key}
 }
 
-// Base is a document of type base (schema base, base.sd): its fields, inherited ones first, as
-// Vespa's document JSON writes them, for puts (the fields of vespa.Client.Put) and gets, and as a
-// query result renders them, for hits (DecodeBaseHits).
+// Base is a document of type base (schema base, base.sd): its fields as Vespa's document JSON
+// writes them, for puts (the fields of vespa.Client.Put) and gets, and as a query result renders
+// them, for hits (DecodeBaseHits).
 //
 // A field at its Go zero value is left out of the JSON when Vespa stores nothing for it either: an
 // empty string, raw, reference, array, weighted set, map or tensor (omitempty), and a zero struct
@@ -151,7 +151,7 @@ func NewSongID(namespace, key string) vespa.DocumentID {
 	return vespa.DocumentID{Namespace: namespace, DocType: SongDocumentType, UserSpecific: key}
 }
 
-// Song is a document of type song (schema song, song.sd): its fields, inherited ones first, as
+// Song is a document of type song (schema song, song.sd): its fields (inherited ones first) as
 // Vespa's document JSON writes them, for puts (the fields of vespa.Client.Put) and gets, and as a
 // query result renders them, for hits (DecodeSongHits).
 //
@@ -192,11 +192,14 @@ type Song struct {
 	Location vespa.Position `json:"location,omitzero"`
 	// URL is url, uri (summary | index).
 	URL string `json:"url,omitempty"`
-	// Target is target, predicate (attribute).
+	// Target is target, predicate (attribute). The predicate's text, such as "genre in [rock]".
 	Target string `json:"target,omitempty"`
-	// Cover is cover, raw (summary).
+	// Cover is cover, raw (summary). Base64 in JSON, standard alphabet with padding, as Vespa writes
+	// and reads it (a query with renderer.json.rawAsBase64=false renders hex instead, which does not
+	// decode).
 	Cover []byte `json:"cover,omitempty"`
-	// ArtistRef is artist_ref, reference<artist> (summary | attribute).
+	// ArtistRef is artist_ref, reference<artist> (summary | attribute). The text of the referenced
+	// document's ID, such as "id:ns:artist::a".
 	ArtistRef string `json:"artist_ref,omitempty"`
 	// Tags is tags, array<string> (summary | attribute).
 	Tags []string `json:"tags,omitempty"`
