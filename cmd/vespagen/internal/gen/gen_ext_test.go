@@ -135,7 +135,7 @@ func TestGenerate_Collisions(t *testing.T) {
 		{"schemas", map[string]string{"a_b.sd": "schema a_b { document a_b {} }", "aB.sd": "schema aB { document aB {} }"},
 			[]string{"aB.sd:1", "AB", "document type a_b"}},
 		{"input and Apply", map[string]string{"song.sd": "schema song {\n document song {}\n rank-profile r {\n  inputs {\n   query(apply) double\n  }\n }\n}"},
-			[]string{"song.sd:3", "input query(apply) of rank-profile r", "Apply", "the generated Apply"}},
+			[]string{"song.sd:3", "input query(apply) of rank-profile r", "Apply", "the generated method Apply"}},
 		{"inputs", map[string]string{"song.sd": "schema song {\n document song {}\n rank-profile r {\n  inputs {\n   query(a_b) double\n   query(aB) double\n  }\n }\n}"},
 			[]string{"song.sd:3", "AB", "query(a_b)", "query(aB)"}},
 		{"profiles", map[string]string{"song.sd": "schema song {\n document song {}\n rank-profile near-dup {}\n rank-profile near_dup {}\n}"},

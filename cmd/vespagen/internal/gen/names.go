@@ -68,7 +68,7 @@ type scope struct {
 func newScope(of string, reserved ...string) *scope {
 	s := &scope{of: of, names: map[string]origin{}}
 	for _, r := range reserved {
-		s.names[r] = origin{what: "the generated " + r}
+		s.names[r] = origin{what: "the generated method " + r}
 	}
 	return s
 }
