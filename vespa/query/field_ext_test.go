@@ -47,7 +47,7 @@ func TestTypedFields_RenderAsTheirFunctions(t *testing.T) {
 		{"string onear", title.ONear("a", "b"), query.ONear("title", "a", "b")},
 		{"string equiv", title.Equiv("a", "b"), query.Equiv("title", "a", "b")},
 		{"string matches", title.Matches("^a"), query.Matches("title", "^a")},
-		{"string fuzzy", title.Fuzzy("lvoe"), query.Fuzzy("title", "lvoe")},
+		{"string fuzzy", title.Fuzzy("luv"), query.Fuzzy("title", "luv")},
 		{"string in", title.In("a", "b"), query.InStrings("title", "a", "b")},
 		{"bool", live.Is(true), query.Equal("live", true)},
 		{"string set contains", genres.Contains("rock"), query.Contains("genres", "rock")},
