@@ -159,7 +159,7 @@ func TestGenerated_EdgeCasesCompile(t *testing.T) {
 	want := map[string]string{
 		"Func": "int32", "Type": "string", "Map": "encoding/json.RawMessage", "Nil": "[][]int32",
 		"String": "[]edge.KwPoint", "B": "edge.ParentBase", "Ws": "github.com/govespa/govespa/vespa.WeightedSet[int32]",
-		"M": "github.com/govespa/govespa/vespa.Map[string, []github.com/govespa/govespa/vespa.DenseTensor[float64]]",
+		"M":  "github.com/govespa/govespa/vespa.Map[string, []github.com/govespa/govespa/vespa.DenseTensor[float64]]",
 		"T3": "encoding/json.RawMessage",
 	}
 	for i := range kw.NumFields() {
