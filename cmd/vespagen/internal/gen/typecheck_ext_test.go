@@ -28,7 +28,7 @@ func TestGenerated_WrongOperatorDoesNotCompile(t *testing.T) {
 		src := "package check\n\nimport (\n\t\"github.com/govespa/govespa/cmd/vespagen/internal/golden/music\"\n" +
 			"\t\"github.com/govespa/govespa/cmd/vespagen/internal/golden/rich\"\n" +
 			"\t\"github.com/govespa/govespa/vespa/query\"\n)\n\n" +
-			"var _, _ = music.MusicFields, rich.SongFields\n\nvar _ query.Condition = " + body + "\n"
+			"var _, _ = music.Year, rich.SongFields\n\nvar _ query.Condition = " + body + "\n"
 		f, err := parser.ParseFile(fset, "check.go", src, 0)
 		if err != nil {
 			return err
@@ -37,9 +37,9 @@ func TestGenerated_WrongOperatorDoesNotCompile(t *testing.T) {
 		return err
 	}
 	for _, ok := range []string{
-		`music.MusicFields.Year.Lt(1990)`,
-		`music.MusicFields.Title.Contains("love")`,
-		`music.MusicFields.Embedding.NearestNeighbor("q", 10)`,
+		`music.Year.Lt(1990)`,
+		`music.Title.Contains("love")`,
+		`music.Embedding.NearestNeighbor("q", 10)`,
 		`rich.SongFields.ChartIDs.DotProduct(map[int32]int{7: 1})`,
 		`rich.SongFields.Rating.Range(1, 2.5)`,
 		`rich.SongFields.Location.Within(1, 2, "1 km")`,
@@ -49,13 +49,13 @@ func TestGenerated_WrongOperatorDoesNotCompile(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ code, want string }{
-		{`music.MusicFields.Title.Lt("x")`, "Lt"},               // no < on strings
-		{`music.MusicFields.Tags.Gt("x")`, "Gt"},                // nor on an array of them
-		{`music.MusicFields.Year.Contains("1990")`, "Contains"}, // no contains on numbers
-		{`music.MusicFields.Year.Lt("1990")`, "1990"},           // a number takes a number
-		{`music.MusicFields.Year.Lt(1 << 40)`, "overflows"},     // an int field takes an int32
-		{`music.MusicFields.Embedding.Eq(1)`, "Eq"},             // a tensor has nearestNeighbor only
-		{`rich.SongFields.Rating.In(1)`, "In"},                  // in takes integer fields, not floats
+		{`music.Title.Lt("x")`, "Lt"},               // no < on strings
+		{`music.Tags.Gt("x")`, "Gt"},                // nor on an array of them
+		{`music.Year.Contains("1990")`, "Contains"}, // no contains on numbers
+		{`music.Year.Lt("1990")`, "1990"},           // a number takes a number
+		{`music.Year.Lt(1 << 40)`, "overflows"},     // an int field takes an int32
+		{`music.Embedding.Eq(1)`, "Eq"},             // a tensor has nearestNeighbor only
+		{`rich.SongFields.Rating.In(1)`, "In"},      // in takes integer fields, not floats
 		{`rich.SongFields.Genres.DotProduct(map[int64]int{1: 1})`, "map[int64]int"},
 		{`rich.SongFields.Live.Lt(true)`, "Lt"},
 		{`rich.SongFields.Cover.Contains("x")`, "Cover"}, // raw has no reference
