@@ -173,3 +173,74 @@ func TestGenerated_EdgeCasesCompile(t *testing.T) {
 		t.Errorf("fields missing from Kw: %v", want)
 	}
 }
+
+// TestGenerated_FlatRefsCompile type-checks the flat references of a schema
+// that inherits a parent without searchable fields (so they are flat by
+// default): one of each reference type, names that are Go keywords or
+// predeclared identifiers in lower case, and a field whose Go name is the
+// one a grouped variable would have.
+func TestGenerated_FlatRefsCompile(t *testing.T) {
+	fset, imp := goldenImporter(t)
+	app := parse(t, map[string]string{
+		"parent.sd": `schema parent {
+			document parent {
+				struct base { field id type string {} }
+				field note type string { indexing: summary }
+			}
+		}`,
+		"kw.sd": `schema kw inherits parent {
+			document kw inherits parent {
+				field type type string { indexing: summary | attribute }
+				field nil type array<int> { indexing: attribute }
+				field true type bool { indexing: attribute }
+				field len type double { indexing: attribute }
+				field error type byte { indexing: attribute }
+				field kw_fields type long { indexing: attribute }
+				field url type uri { indexing: index }
+				field pos type position { indexing: attribute }
+				field positions type array<position> { indexing: attribute }
+				field blob type raw { indexing: attribute }
+				field ws type weightedset<string> { indexing: attribute }
+				field p type predicate {
+					indexing: attribute
+					index { arity: 2 }
+				}
+				field t type tensor<float>(x[2]) { indexing: attribute }
+				field b type base {}
+			}
+		}`,
+	})
+	src, err := gen.Generate(app, gen.Config{Package: "edge"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(fset, "edge.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := (&types.Config{Importer: imp}).Check("edge", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatalf("the generated code does not type-check: %v\n%s", err, src)
+	}
+	const q = "github.com/govespa/govespa/vespa/query."
+	want := map[string]string{
+		"Type": q + "StringField", "Nil": q + "IntegerField[int32]", "True": q + "BoolField",
+		"Len": q + "NumericField[float64]", "Error": q + "IntegerField[int8]", "KwFields": q + "IntegerField[int64]",
+		"URL": q + "URIField", "Pos": q + "PositionField", "Ws": q + "WeightedSetField[string]",
+		"P": q + "PredicateField", "T": q + "TensorField", "Positions": q + "PositionField",
+	}
+	for name, typ := range want {
+		v, ok := pkg.Scope().Lookup(name).(*types.Var)
+		if !ok || v.Type().String() != typ {
+			t.Errorf("%s is %v, want a variable of %s", name, pkg.Scope().Lookup(name), typ)
+		}
+	}
+	for _, name := range []string{"Blob", "B", "Note"} {
+		if pkg.Scope().Lookup(name) != nil {
+			t.Errorf("%s has a reference: it has no operator, or is not searchable", name)
+		}
+	}
+	if !strings.Contains(string(src), "Searchable fields left out: blob (raw),") {
+		t.Errorf("the skipped field is not said:\n%s", src)
+	}
+}
