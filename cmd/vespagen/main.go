@@ -15,6 +15,16 @@
 // It reads DIR/schemas/*.sd with package schema and writes one gofmt'ed Go
 // file (-out - writes standard output). Errors name the schema file and
 // line; the exit status is 1 for them and 2 for a usage error.
+//
+// The typed YQL field references are package-level variables named after
+// their fields when the package holds one schema with references
+// (music.Year.Lt(1990), the way a package per entity reads), and grouped
+// per schema in a variable <Schema>Fields when it holds several, whose
+// field names would collide (rich.SongFields.Year.Lt(1990)). -refs flat or
+// -refs grouped chooses; flat is refused (status 2) when several schemas
+// have references, a schema and the parent it inherits fields from being
+// two, and a flat reference whose name the file gives to something else
+// (a field music is Music, the document struct) is an error naming both.
 package main
 
 import (
@@ -42,8 +52,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	pkg := fs.String("package", "", "the Go package `name` of the file")
 	out := fs.String("out", "", "the Go `file` to write; - for standard output")
 	doc := fs.Bool("pkgdoc", false, "write a package doc comment (leave it off when another file has one)")
+	refs := fs.String("refs", "", "write the field references `flat|grouped`: as package-level variables (music.Year) or\n"+
+		"as one variable per schema (music.MusicFields.Year); flat when one schema has references, by default")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: vespagen -app DIR -package NAME -out FILE\n\n"+
+		fmt.Fprintf(stderr, "usage: vespagen -app DIR -package NAME -out FILE [-refs flat|grouped] [-pkgdoc]\n\n"+
 			"vespagen writes the Go types, field references, rank profiles and hit decoders of the schemas\n"+
 			"of a Vespa application package (DIR/schemas/*.sd) to FILE.\n\n")
 		fs.PrintDefaults()
@@ -66,8 +78,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case !token.IsIdentifier(*pkg) || token.IsKeyword(*pkg) || *pkg == "_":
 		return usage(fs, stderr, "-package %q is not a Go package name", *pkg)
 	}
-	if err := generate(*app, *pkg, *out, *doc, stdout); err != nil {
+	cfg := gen.Config{Package: *pkg, PackageDoc: *doc}
+	switch *refs {
+	case "":
+		cfg.Refs = gen.RefsAuto
+	case "flat":
+		cfg.Refs = gen.RefsFlat
+	case "grouped":
+		cfg.Refs = gen.RefsGrouped
+	default:
+		return usage(fs, stderr, "-refs %q is neither flat nor grouped", *refs)
+	}
+	if err := generate(*app, cfg, *out, stdout); err != nil {
 		fmt.Fprintln(stderr, err)
+		if errors.Is(err, gen.ErrFlatRefs) {
+			return 2 // the flag does not fit the application
+		}
 		return 1
 	}
 	return 0
@@ -80,7 +106,7 @@ func usage(fs *flag.FlagSet, stderr io.Writer, format string, args ...any) int {
 }
 
 // generate reads the package in app and writes the code to out.
-func generate(app, pkg, out string, doc bool, stdout io.Writer) error {
+func generate(app string, cfg gen.Config, out string, stdout io.Writer) error {
 	if st, err := os.Stat(app); err != nil {
 		return fmt.Errorf("vespagen: -app %s: %w", app, err)
 	} else if !st.IsDir() {
@@ -90,7 +116,7 @@ func generate(app, pkg, out string, doc bool, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("vespagen: %w", err) // the schema error names the directory or the file and line
 	}
-	src, err := gen.Generate(a, gen.Config{Package: pkg, PackageDoc: doc})
+	src, err := gen.Generate(a, cfg)
 	if err != nil {
 		return err
 	}

@@ -70,6 +70,7 @@ func TestRun_Usage(t *testing.T) {
 		{[]string{"-app", musicApp, "-package", "p", "-out", "x.go", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"-nope"}, 2, "flag provided but not defined: -nope"},
 		{[]string{"-app", musicApp, "-package", "my-pkg", "-out", "x.go"}, 2, `vespagen: -package "my-pkg" is not a Go package name`},
+		{[]string{"-app", musicApp, "-package", "p", "-out", "x.go", "-refs", "flatter"}, 2, `vespagen: -refs "flatter" is neither flat nor grouped`},
 	} {
 		status, stdout, stderr := runArgs(c.args...)
 		if status != c.status || !strings.Contains(stderr, c.want) || stdout != "" {
@@ -84,6 +85,7 @@ func TestRun_Errors(t *testing.T) {
 	empty := t.TempDir()
 	bad := writeApp(t, "bad.sd", "schema bad {\n    document bad {\n        field x type int {}\n    }\n    annotation foo {}\n}\n")
 	collide := writeApp(t, "c.sd", "schema c {\n    document c {\n        field a_b type int {}\n        field aB type int {}\n    }\n}\n")
+	flatClash := writeApp(t, "music.sd", "schema music {\n    document music {\n        field music type string {\n            indexing: attribute\n        }\n    }\n}\n")
 	for _, c := range []struct {
 		name, app, pkg string
 		want           []string
@@ -92,6 +94,7 @@ func TestRun_Errors(t *testing.T) {
 		{"no schemas", empty, "p", []string{"vespagen: ", empty, "no schemas/*.sd"}},
 		{"refused construct", bad, "p", []string{"vespagen: ", "bad.sd:5", "annotation"}},
 		{"collision", collide, "p", []string{"vespagen: ", "c.sd:4", "field aB", "field a_b", "AB"}},
+		{"flat collision", flatClash, "p", []string{"vespagen: ", "music.sd:3", "field music", " Music ", "document type music", "-refs grouped"}},
 	} {
 		out := filepath.Join(t.TempDir(), "out.go")
 		status, _, stderr := runArgs("-app", c.app, "-package", c.pkg, "-out", out)
@@ -120,4 +123,46 @@ func writeApp(t *testing.T, name, sd string) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// TestRun_Refs checks -refs: flat by default for the one schema of the music
+// application, grouped when asked; flat refused with status 2, naming the
+// schemas, for an application whose several schemas have references.
+func TestRun_Refs(t *testing.T) {
+	const flatYear = "\tYear = query.IntegerFieldOf[int32](\"year\")\n"
+	const grouped = "\nvar MusicFields = struct {\n"
+	for _, c := range []struct {
+		refs      []string
+		flat, grp bool
+	}{
+		{nil, true, false},
+		{[]string{"-refs", "flat"}, true, false},
+		{[]string{"-refs", "grouped"}, false, true},
+	} {
+		status, stdout, stderr := runArgs(append([]string{"-app", musicApp, "-package", "music", "-out", "-"}, c.refs...)...)
+		if status != 0 {
+			t.Errorf("%q: status %d: %s", c.refs, status, stderr)
+			continue
+		}
+		if strings.Contains(stdout, flatYear) != c.flat || strings.Contains(stdout, grouped) != c.grp {
+			t.Errorf("%q: flat references %v, grouped %v; want %v, %v", c.refs, !c.flat, !c.grp, c.flat, c.grp)
+		}
+	}
+
+	out := filepath.Join(t.TempDir(), "rich.go")
+	status, stdout, stderr := runArgs("-app", "testdata/rich", "-package", "rich", "-out", out, "-refs", "flat")
+	if status != 2 || stdout != "" {
+		t.Errorf("-refs flat on three schemas: status %d, stdout %q; want status 2", status, stdout)
+	}
+	for _, w := range []string{"vespagen: ", "-refs flat", "artist (artist.sd)", "base (base.sd)", "song (song.sd)", "-refs grouped"} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("-refs flat on three schemas: stderr %q, want %q in it", stderr, w)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("-refs flat on three schemas wrote the file")
+	}
+	if status, stdout, stderr := runArgs("-app", "testdata/rich", "-package", "rich", "-out", "-"); status != 0 || !strings.Contains(stdout, "\nvar SongFields = struct {\n") {
+		t.Errorf("rich by default: status %d (%s), want SongFields", status, stderr)
+	}
 }

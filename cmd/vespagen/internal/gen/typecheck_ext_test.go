@@ -28,7 +28,7 @@ func TestGenerated_WrongOperatorDoesNotCompile(t *testing.T) {
 		src := "package check\n\nimport (\n\t\"github.com/govespa/govespa/cmd/vespagen/internal/golden/music\"\n" +
 			"\t\"github.com/govespa/govespa/cmd/vespagen/internal/golden/rich\"\n" +
 			"\t\"github.com/govespa/govespa/vespa/query\"\n)\n\n" +
-			"var _, _ = music.MusicFields, rich.SongFields\n\nvar _ query.Condition = " + body + "\n"
+			"var _, _ = music.Year, rich.SongFields\n\nvar _ query.Condition = " + body + "\n"
 		f, err := parser.ParseFile(fset, "check.go", src, 0)
 		if err != nil {
 			return err
@@ -37,9 +37,9 @@ func TestGenerated_WrongOperatorDoesNotCompile(t *testing.T) {
 		return err
 	}
 	for _, ok := range []string{
-		`music.MusicFields.Year.Lt(1990)`,
-		`music.MusicFields.Title.Contains("love")`,
-		`music.MusicFields.Embedding.NearestNeighbor("q", 10)`,
+		`music.Year.Lt(1990)`,
+		`music.Title.Contains("love")`,
+		`music.Embedding.NearestNeighbor("q", 10)`,
 		`rich.SongFields.ChartIDs.DotProduct(map[int32]int{7: 1})`,
 		`rich.SongFields.Rating.Range(1, 2.5)`,
 		`rich.SongFields.Location.Within(1, 2, "1 km")`,
@@ -49,13 +49,13 @@ func TestGenerated_WrongOperatorDoesNotCompile(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ code, want string }{
-		{`music.MusicFields.Title.Lt("x")`, "Lt"},               // no < on strings
-		{`music.MusicFields.Tags.Gt("x")`, "Gt"},                // nor on an array of them
-		{`music.MusicFields.Year.Contains("1990")`, "Contains"}, // no contains on numbers
-		{`music.MusicFields.Year.Lt("1990")`, "1990"},           // a number takes a number
-		{`music.MusicFields.Year.Lt(1 << 40)`, "overflows"},     // an int field takes an int32
-		{`music.MusicFields.Embedding.Eq(1)`, "Eq"},             // a tensor has nearestNeighbor only
-		{`rich.SongFields.Rating.In(1)`, "In"},                  // in takes integer fields, not floats
+		{`music.Title.Lt("x")`, "Lt"},               // no < on strings
+		{`music.Tags.Gt("x")`, "Gt"},                // nor on an array of them
+		{`music.Year.Contains("1990")`, "Contains"}, // no contains on numbers
+		{`music.Year.Lt("1990")`, "1990"},           // a number takes a number
+		{`music.Year.Lt(1 << 40)`, "overflows"},     // an int field takes an int32
+		{`music.Embedding.Eq(1)`, "Eq"},             // a tensor has nearestNeighbor only
+		{`rich.SongFields.Rating.In(1)`, "In"},      // in takes integer fields, not floats
 		{`rich.SongFields.Genres.DotProduct(map[int64]int{1: 1})`, "map[int64]int"},
 		{`rich.SongFields.Live.Lt(true)`, "Lt"},
 		{`rich.SongFields.Cover.Contains("x")`, "Cover"}, // raw has no reference
@@ -171,5 +171,76 @@ func TestGenerated_EdgeCasesCompile(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Errorf("fields missing from Kw: %v", want)
+	}
+}
+
+// TestGenerated_FlatRefsCompile type-checks the flat references of a schema
+// that inherits a parent without searchable fields (so they are flat by
+// default): one of each reference type, names that are Go keywords or
+// predeclared identifiers in lower case, and a field whose Go name is the
+// one a grouped variable would have.
+func TestGenerated_FlatRefsCompile(t *testing.T) {
+	fset, imp := goldenImporter(t)
+	app := parse(t, map[string]string{
+		"parent.sd": `schema parent {
+			document parent {
+				struct base { field id type string {} }
+				field note type string { indexing: summary }
+			}
+		}`,
+		"kw.sd": `schema kw inherits parent {
+			document kw inherits parent {
+				field type type string { indexing: summary | attribute }
+				field nil type array<int> { indexing: attribute }
+				field true type bool { indexing: attribute }
+				field len type double { indexing: attribute }
+				field error type byte { indexing: attribute }
+				field kw_fields type long { indexing: attribute }
+				field url type uri { indexing: index }
+				field pos type position { indexing: attribute }
+				field positions type array<position> { indexing: attribute }
+				field blob type raw { indexing: attribute }
+				field ws type weightedset<string> { indexing: attribute }
+				field p type predicate {
+					indexing: attribute
+					index { arity: 2 }
+				}
+				field t type tensor<float>(x[2]) { indexing: attribute }
+				field b type base {}
+			}
+		}`,
+	})
+	src, err := gen.Generate(app, gen.Config{Package: "edge"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(fset, "edge.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := (&types.Config{Importer: imp}).Check("edge", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatalf("the generated code does not type-check: %v\n%s", err, src)
+	}
+	const q = "github.com/govespa/govespa/vespa/query."
+	want := map[string]string{
+		"Type": q + "StringField", "Nil": q + "IntegerField[int32]", "True": q + "BoolField",
+		"Len": q + "NumericField[float64]", "Error": q + "IntegerField[int8]", "KwFields": q + "IntegerField[int64]",
+		"URL": q + "URIField", "Pos": q + "PositionField", "Ws": q + "WeightedSetField[string]",
+		"P": q + "PredicateField", "T": q + "TensorField", "Positions": q + "PositionField",
+	}
+	for name, typ := range want {
+		v, ok := pkg.Scope().Lookup(name).(*types.Var)
+		if !ok || v.Type().String() != typ {
+			t.Errorf("%s is %v, want a variable of %s", name, pkg.Scope().Lookup(name), typ)
+		}
+	}
+	for _, name := range []string{"Blob", "B", "Note"} {
+		if pkg.Scope().Lookup(name) != nil {
+			t.Errorf("%s has a reference: it has no operator, or is not searchable", name)
+		}
+	}
+	if !strings.Contains(string(src), "Searchable fields left out: blob (raw),") {
+		t.Errorf("the skipped field is not said:\n%s", src)
 	}
 }

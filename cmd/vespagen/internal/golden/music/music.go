@@ -51,23 +51,22 @@ const (
 	MusicFieldEmbedding  = "embedding"
 )
 
-// MusicFields are typed YQL references to the fields of music that a query can search (attributes
-// and indexed fields), each with the operators Vespa takes for its type, so that a condition the
-// field cannot answer does not compile (a string field has Contains and no Lt). Fields that are
-// neither attribute nor index are not here: YQL cannot search them.
-var MusicFields = struct {
-	Title      query.StringField
-	Year       query.IntegerField[int32]
-	Popularity query.IntegerField[int32]
-	Tags       query.StringField
-	Embedding  query.TensorField
-}{
-	Title:      "title",
-	Year:       query.IntegerFieldOf[int32]("year"),
-	Popularity: query.IntegerFieldOf[int32]("popularity"),
-	Tags:       "tags",
-	Embedding:  "embedding",
-}
+// The typed YQL references to the fields of music that a query can search (attributes and indexed
+// fields), each with the operators Vespa takes for its type, so that a condition the field cannot
+// answer does not compile (a string field has Contains and no Lt). Fields that are neither
+// attribute nor index are not here: YQL cannot search them.
+var (
+	// Title is title, string (summary | index).
+	Title = query.StringField("title")
+	// Year is year, int (summary | attribute).
+	Year = query.IntegerFieldOf[int32]("year")
+	// Popularity is popularity, int (summary | attribute).
+	Popularity = query.IntegerFieldOf[int32]("popularity")
+	// Tags is tags, array<string> (summary | attribute).
+	Tags = query.StringField("tags")
+	// Embedding is embedding, tensor<float>(x[384]) (attribute | index).
+	Embedding = query.TensorField("embedding")
+)
 
 // The rank profiles of music (query.Request.Ranking), inherited ones included; "default" and
 // "unranked" exist without being declared.

@@ -36,11 +36,10 @@ func Example() {
 		}
 	}
 
-	f := music.MusicFields
 	yql, err := query.Select().
 		From(music.MusicDocumentType).
-		Where(query.And(f.Title.Contains("love"), f.Year.Lt(1990))).
-		OrderBy(f.Year.Asc()).
+		Where(query.And(music.Title.Contains("love"), music.Year.Lt(1990))).
+		OrderBy(music.Year.Asc()).
 		YQL()
 	if err != nil {
 		log.Fatal(err)

@@ -12,17 +12,16 @@ import (
 
 // TestMusic_TypedQuery checks the YQL the typed references make.
 func TestMusic_TypedQuery(t *testing.T) {
-	f := music.MusicFields
 	got, err := query.Select(music.MusicFieldTitle, music.MusicFieldYear).
 		From(music.MusicDocumentType).
-		Where(query.And(f.Title.Contains("love"), f.Year.Lt(1990), f.Tags.In("rock", "pop"), f.Popularity.In(1, 2))).
-		OrderBy(f.Year.Desc()).
+		Where(query.And(music.Title.Contains("love"), music.Year.Lt(1990), music.Tags.In("rock", "pop"), music.Popularity.In(1, 2))).
+		OrderBy(music.Year.Desc()).
 		YQL()
 	want := `select title, year from music where title contains "love" and year < 1990 and tags in ("rock", "pop") and popularity in (1, 2) order by year desc`
 	if err != nil || got != want {
 		t.Errorf("got %s (%v)\nwant %s", got, err, want)
 	}
-	nn, err := query.Select().From(music.MusicDocumentType).Where(f.Embedding.NearestNeighbor("q", 10)).YQL()
+	nn, err := query.Select().From(music.MusicDocumentType).Where(music.Embedding.NearestNeighbor("q", 10)).YQL()
 	if want := `select * from music where ({targetHits: 10}nearestNeighbor(embedding, q))`; err != nil || nn != want {
 		t.Errorf("got %s (%v)\nwant %s", nn, err, want)
 	}
