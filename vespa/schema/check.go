@@ -3,10 +3,12 @@ package schema
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -82,10 +84,8 @@ func (c *docCheck) eachField(fields []byte, each func(f *Field, name string, v j
 	if len(bytes.TrimSpace(fields)) == 0 {
 		return nil
 	}
-	if end, err := valueEnd(fields, skipSpace(fields, 0)); err != nil || skipSpace(fields, end) != len(fields) {
-		return c.fail("", "a JSON object of fields", describe(fields))
-	}
-	err := eachMember(fields, func(name string, v []byte) error {
+	// One scan: the members, then nothing but blanks after the closing brace.
+	end, err := members(fields, func(name string, v []byte) error {
 		base := name
 		if i := strings.IndexAny(name, ".[{"); i > 0 {
 			base = name[:i]
@@ -96,6 +96,9 @@ func (c *docCheck) eachField(fields []byte, each func(f *Field, name string, v j
 		}
 		return each(f, name, v)
 	})
+	if err == nil && skipSpace(fields, end+1) != len(fields) {
+		err = errJSON
+	}
 	if errors.Is(err, errJSON) {
 		return c.fail("", "a JSON object of fields", describe(fields))
 	}
@@ -154,9 +157,11 @@ func (c *docCheck) value(path string, t *Type, v json.RawMessage) error {
 			if simple(t.Elem.Kind) {
 				// No path is built unless the element is at fault.
 				err := c.value(path, t.Elem, e)
-				var ce *CheckError
-				if errors.As(err, &ce) {
-					ce.Field = path + "[" + strconv.Itoa(i) + "]"
+				if err != nil { // ce is on the heap (errors.As): only here
+					var ce *CheckError
+					if errors.As(err, &ce) {
+						ce.Field = path + "[" + strconv.Itoa(i) + "]"
+					}
 				}
 				return err
 			}
@@ -177,22 +182,40 @@ func (c *docCheck) value(path string, t *Type, v json.RawMessage) error {
 // integer checks an int, long or byte: a JSON integer, or a string of one,
 // in the type's range.
 func (c *docCheck) integer(path string, t *Type, v json.RawMessage) error {
-	return c.integerText(path, t, scalarText(v), describe(v))
+	if !integerFits(t, scalarText(v)) {
+		return c.fail(path, integerWant(t), describe(v)) // described only when at fault
+	}
+	return nil
 }
 
 // integerText checks the text of an int, long or byte; got describes it.
 func (c *docCheck) integerText(path string, t *Type, text, got string) error {
-	bits := 64
-	switch t.Kind {
-	case Int:
-		bits = 32
-	case Byte:
-		bits = 8
-	}
-	if _, err := strconv.ParseInt(text, 10, bits); err != nil {
-		return c.fail(path, fmt.Sprintf("%s (a %d-bit integer)", t, bits), got)
+	if !integerFits(t, text) {
+		return c.fail(path, integerWant(t), got)
 	}
 	return nil
+}
+
+// integerBits is the width of an int, long or byte.
+func integerBits(t *Type) int {
+	switch t.Kind {
+	case Int:
+		return 32
+	case Byte:
+		return 8
+	}
+	return 64
+}
+
+// integerFits reports whether text is an integer of t's width.
+func integerFits(t *Type, text string) bool {
+	_, err := strconv.ParseInt(text, 10, integerBits(t))
+	return err == nil
+}
+
+// integerWant says what an int, long or byte wants.
+func integerWant(t *Type) string {
+	return fmt.Sprintf("%s (a %d-bit integer)", t, integerBits(t))
 }
 
 func (c *docCheck) weightedSet(path string, t *Type, v json.RawMessage) error {
@@ -531,7 +554,9 @@ func number(v json.RawMessage) (float64, bool) {
 
 // flatNumbers counts the elements of v when it is a flat array of JSON
 // numbers, in one pass; ok is false for anything else (which the caller
-// then reads element by element).
+// then reads element by element). It is the check's hot loop (a 384-cell
+// tensor is some 3,500 bytes of digits), so the number grammar of
+// numberEnd is written out here, with no call per number.
 func flatNumbers(v []byte) (n int, ok bool) {
 	i := skipSpace(v, 0)
 	if i >= len(v) || v[i] != '[' {
@@ -541,24 +566,86 @@ func flatNumbers(v []byte) (n int, ok bool) {
 	if i < len(v) && v[i] == ']' {
 		return 0, skipSpace(v, i+1) == len(v)
 	}
-	for {
-		end := numberEnd(v, i)
-		if end < 0 {
-			return 0, false
+	for i < len(v) {
+		minus := 0 // without a branch: signs come in no order the CPU can guess
+		if v[i] == '-' {
+			minus = 1
+		}
+		i += minus
+		start := i
+		for i < len(v) && v[i]-'0' <= 9 { // mostly one digit: no word at a time
+			i++
+		}
+		if i == start || (i-start > 1 && v[start] == '0') {
+			return 0, false // no digits, or a leading zero
+		}
+		if i < len(v) && v[i] == '.' {
+			i++
+			start = i
+			i = digitsEnd(v, i)
+			if i == start {
+				return 0, false
+			}
+		}
+		if i < len(v) && v[i] == ',' { // the common case: a plain number, then a comma
+			n++
+			i++
+			if i < len(v) && v[i] <= ' ' {
+				i = skipSpace(v, i)
+			}
+			continue
+		}
+		if i < len(v) && v[i]|0x20 == 'e' {
+			i++
+			if i < len(v) && (v[i] == '+' || v[i] == '-') {
+				i++
+			}
+			start = i
+			for i < len(v) && v[i]-'0' <= 9 {
+				i++
+			}
+			if i == start {
+				return 0, false
+			}
 		}
 		n++
-		i = skipSpace(v, end)
-		if i >= len(v) {
+		if i < len(v) && v[i] == ',' { // the common separator, without blanks
+			i++
+			if i < len(v) && v[i] <= ' ' {
+				i = skipSpace(v, i)
+			}
+			continue
+		}
+		i = skipSpace(v, i)
+		switch {
+		case i >= len(v):
 			return 0, false
-		}
-		if v[i] == ']' {
+		case v[i] == ']':
 			return n, skipSpace(v, i+1) == len(v)
-		}
-		if v[i] != ',' {
+		case v[i] != ',':
 			return 0, false
 		}
 		i = skipSpace(v, i+1)
 	}
+	return 0, false
+}
+
+// digitsEnd returns the index of the first byte of v at or after i that is
+// not an ASCII digit (len(v) if none), eight bytes at a time: a byte is a
+// digit when its high nibble is 3 and stays 3 once 6 is added to it. (A
+// carry out of a byte that is no digit only reaches bytes after it.)
+func digitsEnd(v []byte, i int) int {
+	const hi, k30, k06 = 0xF0F0F0F0F0F0F0F0, 0x3030303030303030, 0x0606060606060606
+	for ; i+8 <= len(v); i += 8 {
+		x := binary.LittleEndian.Uint64(v[i:])
+		if t := (x&hi ^ k30) | ((x+k06)&hi ^ k30); t != 0 {
+			return i + bits.TrailingZeros64(t)>>3
+		}
+	}
+	for i < len(v) && v[i]-'0' <= 9 {
+		i++
+	}
+	return i
 }
 
 // isJSONNumber reports whether v is a JSON number token (RFC 8259 §6).
