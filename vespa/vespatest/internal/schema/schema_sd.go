@@ -20,13 +20,21 @@ func Parse(sd string) (Schema, error) {
 	var stack []string                           // block kinds
 	header := 0                                  // start of the current block header
 	inDocument := false
+	parens := 0 // a brace inside parentheses is a tensor type's mapped dimension, "(cat{})"
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
+		case '(':
+			parens++
+		case ')':
+			parens = max(parens-1, 0)
 		case '"':
 			if j := strings.IndexByte(text[i+1:], '"'); j >= 0 {
 				i += j + 1
 			}
 		case '{':
+			if parens > 0 {
+				continue
+			}
 			words := strings.Fields(text[header:i])
 			kind := "other"
 			if len(words) > 0 {
@@ -75,6 +83,9 @@ func Parse(sd string) (Schema, error) {
 			stack = append(stack, kind)
 			header = i + 1
 		case '}':
+			if parens > 0 {
+				continue
+			}
 			if len(stack) == 0 {
 				return Schema{}, fmt.Errorf("unbalanced '}'")
 			}
@@ -149,14 +160,25 @@ var (
 )
 
 // blockEnd returns the index of the brace closing the one at text[open], or
-// -1.
+// -1. Braces inside parentheses, the mapped dimensions of tensor types
+// ("tensor<float>(cat{},x[2])" in a field's type or an input's), are not
+// blocks.
 func blockEnd(text string, open int) int {
-	depth := 0
+	depth, parens := 0, 0
 	for j := open; j < len(text); j++ {
 		switch text[j] {
+		case '(':
+			parens++
+		case ')':
+			parens = max(parens-1, 0)
 		case '{':
-			depth++
+			if parens == 0 {
+				depth++
+			}
 		case '}':
+			if parens > 0 {
+				continue
+			}
 			depth--
 			if depth == 0 {
 				return j

@@ -188,7 +188,11 @@ func (h *handler) execute(ctx context.Context, req *request, start time.Time) (*
 	if req.offset < len(matches) {
 		end := min(len(matches), req.offset+req.hits)
 		for _, m := range matches[req.offset:end] {
-			res.hits = append(res.hits, renderHit(m, st.fields, schemas))
+			hh := renderHit(m, st.fields, schemas)
+			// FederationSearcher.search sets each hit's source to the search chain's
+			// id, the content cluster's name, not the document type.
+			hh.source = h.clusterOf(hh.source)
+			res.hits = append(res.hits, hh)
 		}
 	}
 	if req.traceLevel > 0 {

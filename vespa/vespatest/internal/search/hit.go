@@ -7,9 +7,11 @@ import (
 	"strings"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
-// renderHit builds the rendered hit: documentid as id, the document type as source, and the
+// renderHit builds the rendered hit: documentid as id, the document type as source (the caller
+// puts the cluster in its place), and the
 // fields sddocname, documentid and then the document fields of the default summary (schema order
 // when declared, stored order otherwise; every field in lenient mode). With a YQL field list
 // only those fields are written, and still only summary fields.
@@ -57,6 +59,15 @@ func renderHit(m match, selected []string, schemas schemaSet) hit {
 	return h
 }
 
+// canonicalTensorType writes a tensor type as Vespa's TensorType.toString
+// does: no cell type when it is double, dimensions sorted by name.
+func canonicalTensorType(typ string) string {
+	if tt, err := tensor.ParseType(typ); err == nil {
+		return tt.String()
+	}
+	return strings.ReplaceAll(typ, " ", "")
+}
+
 func schemaOrder(schemas schemaSet, t string) ([]string, bool) {
 	if schemas.lenient() {
 		return nil, false
@@ -94,7 +105,7 @@ func renderTensor(typ string, raw json.RawMessage) json.RawMessage {
 	}
 	var b strings.Builder
 	b.WriteString(`{"type":`)
-	b.Write(jsonx.String(strings.ReplaceAll(typ, " ", "")))
+	b.Write(jsonx.String(canonicalTensorType(typ)))
 	b.WriteString(`,"values":[`)
 	for i, f := range vec {
 		if i > 0 {
