@@ -82,7 +82,7 @@ public final class StoreSearcher extends Searcher {
     @Override
     public Result search(Query query, Execution execution) {
         Store store = Store.get();
-        Schema schema = schema(query);
+        Schema schema = schema(query, store);
         if (schema != null && !schema.rankProfiles().containsKey(query.getRanking().getProfile())) {
             // As VespaBackend.search words it (Schema.toString is "schema 'music'").
             return new Result(query, ErrorMessage.createInvalidQueryParameter(schema +
@@ -166,13 +166,14 @@ public final class StoreSearcher extends Searcher {
     }
 
     /**
-     * The schema whose rank profiles the query must name, as VespaBackend.getDocumentDatabase picks it:
-     * the one restrict names when it names exactly one known schema, else the first (the default).
+     * The schema whose rank profiles the query must name, as VespaBackend.getDocumentDatabase picks it
+     * after ClusterSearcher has resolved the searched types ({@link #schemas}): the one searched
+     * type when there is exactly one known schema among them, else the first (the default).
      */
-    private Schema schema(Query query) {
-        Set<String> restrict = query.getModel().getRestrict();
-        if (restrict.size() == 1) {
-            Schema s = schemaInfo.schemas().get(restrict.iterator().next());
+    private Schema schema(Query query, Store store) {
+        Set<String> searched = schemas(query, store);
+        if (searched != null && searched.size() == 1) {
+            Schema s = schemaInfo.schemas().get(searched.iterator().next());
             if (s != null) return s;
         }
         return schemaInfo.schemas().values().stream().findFirst().orElse(null);
