@@ -244,7 +244,14 @@ var richUpdates = []richUpdate{
 // richKnown are the differences from Vespa a target is known to have, by
 // target and "<step> <field>", with the reason; the test logs them instead of
 // failing. Anything else that differs fails it.
-var richKnown = map[string]map[string]string{}
+var richKnown = map[string]map[string]string{
+	"emulator": {
+		"rank typed": "the emulator evaluates few rank features and no tensor functions: for the profile's " +
+			"sum(query(q) * attribute(t_float)) it answers 501 (Not implemented) before it reads the inputs, " +
+			"where Vespa's container first refuses an input of the wrong type with 400 " +
+			"(container-search RankProfileInputProperties) and then ranks",
+	},
+}
 
 // TestRich_RoundTrip puts a document with a field of every type into each
 // target serving testdata/richapp, and checks that a get, a visit and a
@@ -302,22 +309,30 @@ func TestRich_RoundTrip(t *testing.T) {
 }
 
 // testRichRankInputs queries with the typed rank profile: a tensor input
-// of the wrong type is refused with 400 by the container's own checks, and
-// a good one is taken.
+// of the wrong type is refused with 400 by the container's own checks
+// (RankProfileInputProperties: "Could not set 'ranking.features.query(q)'"),
+// and good ones are taken.
 func testRichRankInputs(t *testing.T, r *rawAPI) {
+	name := r.tg.Name()
 	// restrict names the schema before the inputs are read: container-search
 	// RankProfileInputProperties resolves the profile's input types when the
 	// first input is set, before YQL's "from rich" has set the sources, and
 	// with no schema named it finds no declared type and checks nothing.
 	yql := "select * from rich where true"
 	bad := r.query(t, url.Values{"yql": {yql}, "restrict": {"rich"}, "ranking": {"typed"}, "input.query(q)": {"{{y:0}:1}"}})
-	if bad.Status != http.StatusBadRequest {
-		t.Errorf("[%s] a query(q) of dimension y where the profile wants x[4]: status %d, want 400: %s", r.tg.Name(), bad.Status, clip(bad.Body))
-	}
-	t.Logf("[%s] a query(q) of the wrong type: %s", r.tg.Name(), clip(bad.Body))
 	ok := r.query(t, url.Values{"yql": {yql}, "restrict": {"rich"}, "ranking": {"typed"}, "input.query(q)": {"[1,1,1,1]"}, "input.query(w)": {"2"}})
+	if reason, known := richKnown[name]["rank typed"]; known {
+		if bad.Status != http.StatusNotImplemented || ok.Status != http.StatusNotImplemented {
+			t.Errorf("[%s] typed rank profile: statuses %d and %d, want 501 as the known difference says (%s)", name, bad.Status, ok.Status, reason)
+		}
+		t.Logf("[%s] typed rank profile: known difference: 501 (%s)", name, reason)
+		return
+	}
+	if bad.Status != http.StatusBadRequest || !strings.Contains(string(bad.Body), "Could not set 'ranking.features.query(q)'") {
+		t.Errorf("[%s] a query(q) of dimension y where the profile wants x[4]: status %d, want 400 naming the input: %s", name, bad.Status, clip(bad.Body))
+	}
 	if ok.Status != http.StatusOK {
-		t.Errorf("[%s] query with typed inputs: status %d: %s", r.tg.Name(), ok.Status, clip(ok.Body))
+		t.Errorf("[%s] query with typed inputs: status %d: %s", name, ok.Status, clip(ok.Body))
 	}
 }
 

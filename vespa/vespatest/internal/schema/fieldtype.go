@@ -142,6 +142,15 @@ func (t *FieldType) Normalize(raw json.RawMessage) (json.RawMessage, bool, error
 		if s == "" {
 			return nil, false, nil
 		}
+		if t.Name == "predicate" {
+			// Stored as Vespa's Java Predicate.toString writes it, which a get returns.
+			p, err := ParsePredicate(s)
+			if err != nil {
+				return nil, false, err
+			}
+			b, _ := json.Marshal(p.String())
+			return b, true, nil
+		}
 		return compactJSON(raw), true, nil
 	case KindInt, kindReal:
 		v, err := NumberOf(raw, t.Kind == KindInt)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
 	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
@@ -51,12 +52,30 @@ func renderHit(m match, selected []string, schemas schemaSet) hit {
 		if declared && isTensorType(f.Type) {
 			raw = renderTensor(f.Type, raw)
 		}
+		if declared && f.Type == "predicate" {
+			raw = renderPredicate(raw)
+		}
 		h.fields = append(h.fields, field{Key: name, Val: raw})
 	}
 	if m.summaryFeatures != nil {
 		h.fields = append(h.fields, field{Key: "summaryfeatures", Val: m.summaryFeatures})
 	}
 	return h
+}
+
+// renderPredicate writes a stored predicate as the content node's docsum
+// holds it (schema.Predicate.DocsumString, after document's C++
+// PredicatePrinter).
+func renderPredicate(raw json.RawMessage) json.RawMessage {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return raw
+	}
+	p, err := schema.ParsePredicate(s)
+	if err != nil {
+		return raw // stored values were parsed when they were fed
+	}
+	return jsonx.String(p.DocsumString())
 }
 
 // canonicalTensorType writes a tensor type as Vespa's TensorType.toString
