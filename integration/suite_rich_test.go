@@ -23,9 +23,6 @@ import (
 // richNS is the namespace of the rich round trip's documents.
 const richNS = "rich"
 
-// richArtist is the artist document the reference field points to.
-const richArtist = "id:rich:artist::a1"
-
 // richPut is a document of type rich with every field set, in Vespa's
 // document JSON: each tensor in another of the forms the reader takes (a
 // dense array, values, cells, blocks, nested arrays).

@@ -183,7 +183,7 @@ func javaQuote(b *strings.Builder, s string) {
 }
 
 // cQuote writes s in single quotes, escaping the quote, the backslash and
-// control characters (vespalib StringUtil::escape with '\'').
+// control characters (vespalib StringUtil::escape with '\”).
 func cQuote(b *strings.Builder, s string) {
 	b.WriteByte('\'')
 	for _, r := range s {
