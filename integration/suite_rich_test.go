@@ -289,6 +289,7 @@ func TestRich_RoundTrip(t *testing.T) {
 				t.Fatalf("[%s] query artist: %d hits, want 2: %s", tg.Name(), len(hits), clipJSON(hits))
 			}
 		})
+		t.Run("cell types and float precision", func(t *testing.T) { testRichPrecision(t, r) })
 		t.Run("typed rank inputs", func(t *testing.T) { testRichRankInputs(t, r) })
 		t.Run("updates", func(t *testing.T) {
 			want := maps.Clone(richGot)
@@ -303,6 +304,42 @@ func TestRich_RoundTrip(t *testing.T) {
 			}
 		})
 	})
+}
+
+// testRichPrecision puts values that a float or a bfloat16 cannot hold
+// exactly. Vespa keeps what its binary document format holds (a float
+// field's float, a float cell's float, a bfloat16 cell's upper 16 bits):
+// a get writes a float field as the float (document JsonWriter), 0.1, but
+// a tensor's float cells widened to doubles, 0.10000000149011612; a hit
+// holds the float field widened to a double (the docsum's insertDouble,
+// searchsummary slime_filler.cpp) and the tensor's float cells as floats
+// (JsonRenderer over vespajlib JsonFormat), 0.1.
+func testRichPrecision(t *testing.T, r *rawAPI) {
+	r.putRaw(t, richNS, "rich", "r2", `{"f_float": 0.1, "f_double": 0.1, "t_float": [0.1, 0.2, 0.3, 1e-7], "t_bfloat16": [0.1, 3.3], "t_mapped": {"a": 0.1}}`)
+	defer r.mustDo(t, http.MethodDelete, docPath(richNS, "rich", "r2"), "", http.StatusOK)
+	got := map[string]string{
+		"f_float":    `0.1`,
+		"f_double":   `0.1`,
+		"t_float":    `{"type": "tensor<float>(x[4])", "values": [0.10000000149011612, 0.20000000298023224, 0.30000001192092896, 1.0000000116860974e-07]}`,
+		"t_bfloat16": `{"type": "tensor<bfloat16>(x[2])", "values": [0.099609375, 3.296875]}`,
+		"t_mapped":   `{"type": "tensor<float>(cat{})", "cells": {"a": 0.10000000149011612}}`,
+	}
+	compareRichFields(t, r.tg.Name(), "get", r.getFields(t, richNS, "rich", "r2"), got)
+	hit := map[string]string{
+		"sddocname":  `"rich"`,
+		"documentid": `"id:rich:rich::r2"`,
+		"f_float":    `0.10000000149011612`,
+		"f_double":   `0.1`,
+		"t_float":    `{"type": "tensor<float>(x[4])", "values": [0.1, 0.2, 0.3, 1.0E-7]}`,
+		"t_bfloat16": `{"type": "tensor<bfloat16>(x[2])", "values": [0.099609375, 3.296875]}`,
+		"t_mapped":   `{"type": "tensor<float>(cat{})", "cells": {"a": 0.1}}`,
+	}
+	hits := r.queryHits(t, "select * from rich where f_double < 1", nil) // r2 alone
+	if len(hits) != 1 {
+		t.Fatalf("[%s] query for r2: %d hits, want 1: %s", r.tg.Name(), len(hits), clipJSON(hits))
+	}
+	fields, _ := hits[0]["fields"].(map[string]any)
+	compareRichFields(t, r.tg.Name(), "hit", fields, hit)
 }
 
 // testRichRankInputs queries with the typed rank profile: a tensor input

@@ -6,6 +6,9 @@ import com.yahoo.document.Document;
 import com.yahoo.document.DocumentId;
 import com.yahoo.document.DocumentTypeManager;
 import com.yahoo.document.config.DocumentmanagerConfig;
+import com.yahoo.document.serialization.DocumentDeserializerFactory;
+import com.yahoo.document.serialization.DocumentSerializerFactory;
+import com.yahoo.io.GrowableByteBuffer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -82,11 +85,26 @@ public final class Store {
         return e == null ? null : e.doc();
     }
 
-    /** Stores doc (or a tombstone for id when doc is null) and returns its new timestamp. */
+    /**
+     * Stores doc (or a tombstone for id when doc is null) and returns its new timestamp. The document
+     * is stored as Vespa's binary document format holds it, serialised and read back, as the content
+     * node keeps what the container sends it: so tensor cells are of their cell type (a float cell
+     * holds a float, a bfloat16 cell a bfloat16) in what a get, a visit or a summary reads, not the
+     * doubles the JSON reader parsed.
+     */
     public long write(DocumentId id, Document doc) {
+        if (doc != null) doc = roundTrip(doc);
         long ts = clock.incrementAndGet();
         entries.put(id.toString(), new Entry(id, doc, ts, buckets.getBucketId(id)));
         return ts;
+    }
+
+    /** doc serialised in the binary document format and deserialised. */
+    private Document roundTrip(Document doc) {
+        GrowableByteBuffer buf = new GrowableByteBuffer();
+        doc.serialize(DocumentSerializerFactory.createHead(buf));
+        buf.flip();
+        return new Document(DocumentDeserializerFactory.createHead(types, buf));
     }
 
     /** The entries (tombstones included) whose bucket is inside superbucket, in ID order. */
