@@ -58,6 +58,7 @@ public final class Main {
         DocumentmanagerConfig docConfig = Deriver.getDocumentManagerConfig(sdFiles).build();
         Store store = Store.create(docConfig, cluster);
         store.setSummaryFields(summaryFields(sdFiles));
+        store.setFirstPhases(firstPhases(sdFiles));
         List<String> types = new ArrayList<>();
         store.types().getDocumentTypes().keySet().forEach(n -> types.add(n.getName()));
         types.removeIf(t -> t.equals("document") || t.startsWith("vespa."));
@@ -80,6 +81,21 @@ public final class Main {
         for (Schema schema : builder.getSchemaList()) {
             Set<String> names = new HashSet<>(schema.getUniqueNamedSummaryFields().keySet());
             out.put(schema.getDocument() != null ? schema.getDocument().getName() : schema.getName(), names);
+        }
+        return out;
+    }
+
+    /** Per document type, the first-phase expression of each rank profile ("" where it has none). */
+    private static Map<String, Map<String, String>> firstPhases(List<String> sdFiles) throws Exception {
+        ApplicationBuilder builder = Deriver.getSchemaBuilder(sdFiles);
+        Map<String, Map<String, String>> out = new HashMap<>();
+        for (Schema schema : builder.getSchemaList()) {
+            Map<String, String> profiles = new HashMap<>();
+            for (var profile : builder.getRankProfileRegistry().rankProfilesOf(schema)) {
+                var first = profile.getFirstPhaseRanking();
+                profiles.put(profile.name(), first == null ? "" : first.getRoot().toString());
+            }
+            out.put(schema.getDocument() != null ? schema.getDocument().getName() : schema.getName(), profiles);
         }
         return out;
     }

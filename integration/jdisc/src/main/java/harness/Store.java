@@ -42,6 +42,7 @@ public final class Store {
     private final Faults faults = new Faults();
     private final String cluster;
     private volatile Map<String, Set<String>> summaryFields = Map.of();
+    private volatile Map<String, Map<String, String>> firstPhases = Map.of();
 
     private Store(DocumentmanagerConfig config, String cluster) {
         this.config = config;
@@ -73,6 +74,14 @@ public final class Store {
 
     /** The fields of type that its default summary holds. */
     public Set<String> summaryFields(String type) { return summaryFields.getOrDefault(type, Set.of()); }
+
+    /** Sets the first-phase expression of each rank profile of each document type (Main sets them). */
+    public void setFirstPhases(Map<String, Map<String, String>> phases) { firstPhases = Map.copyOf(phases); }
+
+    /** The first-phase expression of type's rank profile, "" when it has none, null when there is no such profile. */
+    public String firstPhase(String type, String profile) {
+        return firstPhases.getOrDefault(type, Map.of()).get(profile);
+    }
 
     /** The monitor that serialises the writes to id. */
     public Object lock(DocumentId id) {

@@ -88,6 +88,11 @@ public final class StoreSearcher extends Searcher {
             return new Result(query, ErrorMessage.createInvalidQueryParameter(schema +
                     " does not contain requested rank profile '" + query.getRanking().getProfile() + "'"));
         }
+        String unranked = uncomputedRanking(query, store, schemas(query, store));
+        if (unranked != null) {
+            // Said, not faked: as the emulator answers what it does not implement (vespatest doc).
+            return new Result(query, new ErrorMessage(501, "Not implemented", unranked));
+        }
         long sleep = Math.min(MAX_SLEEP_MILLIS, query.properties().getLong("harness.sleep", 0L));
         if (sleep > 0) {
             try {
@@ -129,6 +134,33 @@ public final class StoreSearcher extends Searcher {
         }
         return result;
     }
+
+    /**
+     * Why the harness cannot rank the query as Vespa would, or null when it can: it computes
+     * closeness for a nearestNeighbor query and BM25 of the matched words otherwise ({@link
+     * QueryMatcher}), so a rank profile whose first phase is another expression (tensor functions,
+     * attributes, query inputs) would get a relevance that only looks right. Profiles without a
+     * first phase of their own (default, unranked) keep the harness's relevance, which the suite
+     * never compares.
+     */
+    private static String uncomputedRanking(Query query, Store store, Set<String> searched) {
+        String profile = query.getRanking().getProfile();
+        Set<String> types = new java.util.TreeSet<>();
+        if (searched != null) types.addAll(searched);
+        else for (var t : store.types().getDocumentTypes().keySet()) types.add(t.getName());
+        for (String type : types) {
+            String expr = store.firstPhase(type, profile);
+            if (expr == null || expr.isEmpty() || COMPUTED.matcher(expr).matches()) continue;
+            if (profile.equals("default") || profile.equals("unranked")) continue;
+            return "rank profile '" + profile + "' of schema '" + type + "': the JDisc harness does not compute the first-phase expression '" +
+                   expr + "' (it ranks by bm25 of the matched words, or closeness for nearestNeighbor)";
+        }
+        return null;
+    }
+
+    /** The first-phase expressions the harness computes: one bm25 or closeness feature. */
+    private static final java.util.regex.Pattern COMPUTED =
+            java.util.regex.Pattern.compile("\\s*(bm25\\(\\w+\\)|closeness\\(\\s*field\\s*,\\s*\\w+\\s*\\))\\s*");
 
     /**
      * The document types the query searches, null for all: as container-search
