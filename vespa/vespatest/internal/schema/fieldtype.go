@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
@@ -35,6 +36,7 @@ type FieldType struct {
 	Elem   *FieldType
 	key    *FieldType
 	Tensor *tensor.Type
+	target string // a reference's document type
 }
 
 func ParseFieldType(s string) (*FieldType, error) {
@@ -56,7 +58,14 @@ func ParseFieldType(s string) (*FieldType, error) {
 	}
 	switch base {
 	case "string", "uri", "predicate", "raw", "reference":
-		return &FieldType{Kind: kindString, Name: base}, nil
+		ft := &FieldType{Kind: kindString, Name: base}
+		if base == "reference" {
+			if !hasArg {
+				return nil, fmt.Errorf("reference needs a document type")
+			}
+			ft.target = strings.TrimSpace(arg)
+		}
+		return ft, nil
 	case "int", "long", "byte":
 		return &FieldType{Kind: KindInt, Name: base}, nil
 	case "float", "double":
@@ -135,39 +144,62 @@ func (t *FieldType) Normalize(raw json.RawMessage) (json.RawMessage, bool, error
 		}
 		return compactJSON(raw), true, nil
 	case kindString:
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, false, fmt.Errorf("expected a string, got %s", jsonx.Clip(raw))
+		s, err := stringOf(raw)
+		if err != nil {
+			return nil, false, err
 		}
 		if s == "" {
 			return nil, false, nil
 		}
-		if t.Name == "predicate" {
+		switch t.Name {
+		case "predicate":
 			// Stored as Vespa's Java Predicate.toString writes it, which a get returns.
 			p, err := ParsePredicate(s)
 			if err != nil {
 				return nil, false, err
 			}
-			b, _ := json.Marshal(p.String())
-			return b, true, nil
+			return jsonx.String(p.String()), true, nil
+		case "raw":
+			b, err := rawOf(s)
+			if err != nil {
+				return nil, false, err
+			}
+			return jsonx.String(b), true, nil
+		case "reference":
+			id, err := docid.Parse(s)
+			if err != nil {
+				return nil, false, err
+			}
+			if id.DocType != t.target {
+				// document ReferenceFieldValue.verifyCompatibleDocumentType
+				return nil, false, fmt.Errorf("Can't assign document ID '%s' (of type '%s') to reference of document type '%s'", s, id.DocType, t.target)
+			}
 		}
-		return compactJSON(raw), true, nil
+		return jsonx.String(s), true, nil
 	case KindInt, kindReal:
 		v, err := NumberOf(raw, t.Kind == KindInt)
 		if err != nil {
 			return nil, false, err
 		}
+		if t.Kind == KindInt {
+			if err := intInRange(t.Name, v); err != nil {
+				return nil, false, err
+			}
+		}
 		return json.RawMessage(v), true, nil
 	case kindBool:
-		switch strings.ToLower(strings.Trim(string(raw), `"`)) {
-		case "true":
-			return json.RawMessage("true"), true, nil
-		case "false":
-			return json.RawMessage("false"), true, nil
+		// BoolFieldValue takes any scalar's text through Boolean.parseBoolean:
+		// "true" in any case is true, anything else false.
+		text, err := stringOf(raw)
+		if err != nil {
+			return nil, false, fmt.Errorf("expected a boolean, got %s", jsonx.Clip(raw))
 		}
-		return nil, false, fmt.Errorf("expected a boolean, got %s", jsonx.Clip(raw))
+		if strings.EqualFold(text, "true") {
+			return json.RawMessage("true"), true, nil
+		}
+		return json.RawMessage("false"), true, nil
 	case kindPosition:
-		return compactJSON(raw), true, nil
+		return positionOf(raw)
 	case KindArray:
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
@@ -202,6 +234,15 @@ func (t *FieldType) Normalize(raw json.RawMessage) (json.RawMessage, bool, error
 			return json.RawMessage(w), true, nil
 		})
 	case KindMap:
+		if b := bytes.TrimSpace(raw); len(b) > 0 && b[0] == '[' {
+			// The array form, [{"key": k, "value": v}, ...], which Vespa's JSON
+			// reader also takes (document json readers MapReader).
+			obj, err := mapFromEntries(b)
+			if err != nil {
+				return nil, false, err
+			}
+			raw = obj
+		}
 		return normalizeObject(raw, "a map", func(_ string, val json.RawMessage) (json.RawMessage, bool, error) {
 			return t.Elem.Normalize(val)
 		})
