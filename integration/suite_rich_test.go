@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"fmt"
 	"maps"
 	"net/http"
 	"net/url"
@@ -247,7 +248,11 @@ var richKnown = map[string]map[string]string{
 			"sum(query(q) * attribute(t_float)) it answers 501 (Not implemented) before it reads the inputs, " +
 			"where Vespa's container first refuses an input of the wrong type with 400 " +
 			"(container-search RankProfileInputProperties)",
-		"rank typed": "the emulator does not evaluate sum(query(q) * attribute(t_float)) and says so with 501",
+		"rank typed":                               "the emulator does not evaluate sum(query(q) * attribute(t_float)) and says so with 501",
+		"put unknown struct field":                 "the emulator stores structs as any JSON, unchecked (vespatest doc, What it does not do)",
+		"put struct field of the wrong type":       "the emulator stores structs as any JSON, unchecked (vespatest doc, What it does not do)",
+		"put unknown field in an array of structs": "the emulator stores structs as any JSON, unchecked (vespatest doc, What it does not do)",
+		"put wrong type in a map of structs":       "the emulator stores structs as any JSON, unchecked (vespatest doc, What it does not do)",
 	},
 	"jdisc": {
 		"rank typed": "the harness's searcher ranks by bm25 or closeness only (integration/jdisc StoreSearcher) and says so " +
@@ -295,6 +300,7 @@ func TestRich_RoundTrip(t *testing.T) {
 			}
 		})
 		t.Run("cell types and float precision", func(t *testing.T) { testRichPrecision(t, r) })
+		t.Run("values refused or read in another form", func(t *testing.T) { testRichPutForms(t, r) })
 		t.Run("typed rank inputs", func(t *testing.T) { testRichRankInputs(t, r) })
 		t.Run("updates", func(t *testing.T) {
 			want := maps.Clone(richGot)
@@ -345,6 +351,68 @@ func testRichPrecision(t *testing.T, r *rawAPI) {
 	}
 	fields, _ := hits[0]["fields"].(map[string]any)
 	compareRichFields(t, r.tg.Name(), "hit", fields, hit)
+}
+
+// richPutForm is a put of one field and what Vespa's JSON reader makes of
+// it: a 400 naming the problem, or the value a get then returns.
+type richPutForm struct {
+	name, fields string
+	status       int
+	text         string            // in the 400's message
+	got          map[string]string // after a 200
+}
+
+// richPutForms are values the JSON reader (document json/readers, run by
+// the JDisc harness) refuses, or reads in a form other than the one a get
+// writes.
+var richPutForms = []richPutForm{
+	{name: "unknown struct field", fields: `{"f_struct": {"nope": 1}}`, status: 400, text: "Field 'nope' is not defined in struct type 'person'"},
+	{name: "struct field of the wrong type", fields: `{"f_struct": {"age": "x"}}`, status: 400, text: `For input string: \"x\"`},
+	{name: "unknown field in an array of structs", fields: `{"f_array_struct": [{"nope": 1}]}`, status: 400, text: "Field 'nope' is not defined in struct type 'person'"},
+	{name: "wrong type in a map of structs", fields: `{"f_map_struct": {"a": {"age": "x"}}}`, status: 400, text: `For input string: \"x\"`},
+	{name: "malformed predicate", fields: `{"f_predicate": "a in"}`, status: 400, text: "f_predicate"},
+	{name: "raw not base64", fields: `{"f_raw": "!!notbase64"}`, status: 400, text: "Last unit does not have enough valid bits"},
+	{name: "reference to another type", fields: `{"f_ref": "id:rich:rich::x"}`, status: 400, text: "Can't assign document ID 'id:rich:rich::x' (of type 'rich') to reference of document type 'artist'"},
+	{name: "reference not a document ID", fields: `{"f_ref": "not an id"}`, status: 400, text: "Unparseable id 'not an id': Scheme missing"},
+	{name: "position coordinate not a number", fields: `{"f_position": {"lat": "x"}}`, status: 400, text: "Expected a number but got 'x"},
+	{name: "byte out of range", fields: `{"f_byte": 300}`, status: 400, text: `Value out of range. Value:\"300\" Radix:10`},
+	{name: "int out of range", fields: `{"f_int": 3000000000}`, status: 400, text: `For input string: \"3000000000\"`},
+	{name: "mapped tensor address of an unknown dimension", fields: `{"t_mapped": {"cells": [{"address": {"nope": "a"}, "value": 1}]}}`, status: 400, text: "nope"},
+	{name: "weighted set as an array", fields: `{"f_wset_string": ["a", "b"]}`, status: 400, text: "f_wset_string"},
+	{name: "position as text", fields: `{"f_position": "N37.4;W121.9"}`, status: 200, got: map[string]string{"f_position": `{"lat": 37.4, "lng": -121.9}`}},
+	{name: "position in micro-degrees", fields: `{"f_position": {"x": 1, "y": 2}}`, status: 200, got: map[string]string{"f_position": `{"lat": 0.000002, "lng": 0.000001}`}},
+	{name: "number for a string", fields: `{"f_map": {"k": 1}, "f_uri": 5}`, status: 200, got: map[string]string{"f_map": `{"k": "1"}`, "f_uri": `"5"`}},
+	{name: "bool from text", fields: `{"f_bool": "yes"}`, status: 200, got: map[string]string{"f_bool": `false`}},
+	{name: "map as key-value entries", fields: `{"f_map": [{"key": "k", "value": "v"}]}`, status: 200, got: map[string]string{"f_map": `{"k": "v"}`}},
+	{name: "raw without padding", fields: `{"f_raw": "aGVsbG8"}`, status: 200, got: map[string]string{"f_raw": `"aGVsbG8="`}},
+	{name: "quoted predicate", fields: `{"f_predicate": "'a' in ['b', c] and 'x y' not in [z]"}`, status: 200, got: map[string]string{"f_predicate": `"a in [b, c] and 'x y' not in [z]"`}},
+}
+
+// testRichPutForms puts each of richPutForms as its own document.
+func testRichPutForms(t *testing.T, r *rawAPI) {
+	name := r.tg.Name()
+	for i, c := range richPutForms {
+		key := fmt.Sprintf("form-%d", i)
+		a, err := r.do(t.Context(), http.MethodPost, docPath(richNS, "rich", key), `{"fields":`+c.fields+`}`)
+		if err != nil {
+			t.Fatalf("[%s] put %s: %v", name, c.name, err)
+		}
+		if reason, known := richKnown[name]["put "+c.name]; known {
+			t.Logf("[%s] put %s: known difference: status %d (%s)", name, c.name, a.Status, reason)
+			if a.Status == http.StatusOK {
+				r.mustDo(t, http.MethodDelete, docPath(richNS, "rich", key), "", http.StatusOK)
+			}
+			continue
+		}
+		if a.Status != c.status || (c.text != "" && !strings.Contains(string(a.Body), c.text)) {
+			t.Errorf("[%s] put %s %s: status %d, want %d with %q: %s", name, c.name, c.fields, a.Status, c.status, c.text, clip(a.Body))
+			continue
+		}
+		if a.Status == http.StatusOK {
+			compareRichFields(t, name, "put "+c.name, r.getFields(t, richNS, "rich", key), c.got)
+			r.mustDo(t, http.MethodDelete, docPath(richNS, "rich", key), "", http.StatusOK)
+		}
+	}
 }
 
 // testRichRankInputs queries with the typed rank profile: a tensor input

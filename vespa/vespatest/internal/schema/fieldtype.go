@@ -298,7 +298,8 @@ func NumberOf(raw json.RawMessage, integer bool) (string, error) {
 		n, err := strconv.ParseInt(text, 10, 64)
 		if err != nil {
 			f, ferr := strconv.ParseFloat(text, 64)
-			if ferr != nil || f != math.Trunc(f) {
+			if ferr != nil || f != math.Trunc(f) || f >= math.MaxInt64 || f < math.MinInt64 {
+				// out of range too: Long.parseLong refuses what a long cannot hold
 				return "", fmt.Errorf("For input string: \"%s\"", text)
 			}
 			n = int64(f)
