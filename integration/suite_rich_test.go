@@ -248,11 +248,7 @@ var richKnown = map[string]map[string]string{
 			"sum(query(q) * attribute(t_float)) it answers 501 (Not implemented) before it reads the inputs, " +
 			"where Vespa's container first refuses an input of the wrong type with 400 " +
 			"(container-search RankProfileInputProperties)",
-		"rank typed":                               "the emulator does not evaluate sum(query(q) * attribute(t_float)) and says so with 501",
-		"put unknown struct field":                 "the emulator stores structs as any JSON, unchecked (vespatest doc, What it does not do)",
-		"put struct field of the wrong type":       "the emulator stores structs as any JSON, unchecked (vespatest doc, What it does not do)",
-		"put unknown field in an array of structs": "the emulator stores structs as any JSON, unchecked (vespatest doc, What it does not do)",
-		"put wrong type in a map of structs":       "the emulator stores structs as any JSON, unchecked (vespatest doc, What it does not do)",
+		"rank typed": "the emulator does not evaluate sum(query(q) * attribute(t_float)) and says so with 501",
 	},
 	"jdisc": {
 		"rank typed": "the harness's searcher ranks by bm25 or closeness only (integration/jdisc StoreSearcher) and says so " +
@@ -368,11 +364,11 @@ type richPutForm struct {
 var richPutForms = []richPutForm{
 	{name: "unknown struct field", fields: `{"f_struct": {"nope": 1}}`, status: 400, text: "Field 'nope' is not defined in struct type 'person'"},
 	{name: "struct field of the wrong type", fields: `{"f_struct": {"age": "x"}}`, status: 400, text: `For input string: \"x\"`},
-	{name: "unknown field in an array of structs", fields: `{"f_array_struct": [{"nope": 1}]}`, status: 400, text: "Field 'nope' is not defined in struct type 'person'"},
-	{name: "wrong type in a map of structs", fields: `{"f_map_struct": {"a": {"age": "x"}}}`, status: 400, text: `For input string: \"x\"`},
+	{name: "unknown field in an array of structs", fields: `{"f_array_struct": [{"nope": 1}]}`, status: 400, text: "Could not parse field 'f_array_struct' of type Array<person>: Field 'nope' is not defined in struct type 'person'"},
+	{name: "wrong type in a map of structs", fields: `{"f_map_struct": {"a": {"age": "x"}}}`, status: 400, text: `of type Map<string,person>: In document 'null': Could not parse field 'age' of type int: For input string: \"x\"`},
 	{name: "malformed predicate", fields: `{"f_predicate": "a in"}`, status: 400, text: "f_predicate"},
 	{name: "raw not base64", fields: `{"f_raw": "!!notbase64"}`, status: 400, text: "Last unit does not have enough valid bits"},
-	{name: "reference to another type", fields: `{"f_ref": "id:rich:rich::x"}`, status: 400, text: "Can't assign document ID 'id:rich:rich::x' (of type 'rich') to reference of document type 'artist'"},
+	{name: "reference to another type", fields: `{"f_ref": "id:rich:rich::x"}`, status: 400, text: "of type Reference<artist>: Can't assign document ID 'id:rich:rich::x' (of type 'rich') to reference of document type 'artist'"},
 	{name: "reference not a document ID", fields: `{"f_ref": "not an id"}`, status: 400, text: "Unparseable id 'not an id': Scheme missing"},
 	{name: "position coordinate not a number", fields: `{"f_position": {"lat": "x"}}`, status: 400, text: "Expected a number but got 'x"},
 	{name: "byte out of range", fields: `{"f_byte": 300}`, status: 400, text: `Value out of range. Value:\"300\" Radix:10`},

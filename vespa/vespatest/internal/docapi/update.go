@@ -393,6 +393,17 @@ func applyPathOps(ft *schema.FieldType, cur json.RawMessage, accessor string, op
 	return applyPath(ft, cur, steps, ops)
 }
 
+// structFieldType is the type of a struct's member name, or any type for
+// a struct the schema does not declare.
+func structFieldType(ft *schema.FieldType, name string) *schema.FieldType {
+	if ft != nil && ft.Kind == schema.KindStruct {
+		if sub, ok := ft.Fields[name]; ok {
+			return sub
+		}
+	}
+	return anyType
+}
+
 // pathStep is one step of a field path: a map key or weighted-set item
 // ({key}), an array index ([i]) or a struct field (.name).
 type pathStep struct {
@@ -459,7 +470,8 @@ func applyPath(ft *schema.FieldType, cur json.RawMessage, steps []pathStep, ops 
 			}
 			return applyAccess(ft, cur, st.key, true, ops)
 		default:
-			return applyAccess(anyType, cur, st.key, false, ops)
+			// applyAccess reads the member's type as the element type
+			return applyAccess(&schema.FieldType{Kind: schema.KindAny, Elem: structFieldType(ft, st.key)}, cur, st.key, false, ops)
 		}
 	}
 	if st.kind == '[' {
@@ -493,7 +505,7 @@ func applyPath(ft *schema.FieldType, cur json.RawMessage, steps []pathStep, ops 
 			return nil, fmt.Errorf("not an object")
 		}
 	}
-	childType := anyType // a struct's fields are not typed here
+	childType := structFieldType(ft, st.key)
 	if st.kind == '{' {
 		childType = elemType(ft)
 	}

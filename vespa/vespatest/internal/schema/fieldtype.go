@@ -27,6 +27,7 @@ const (
 	KindMap
 	KindTensor
 	kindPosition
+	KindStruct // a declared struct type: Fields
 )
 
 // FieldType is a parsed Vespa type text.
@@ -37,6 +38,37 @@ type FieldType struct {
 	key    *FieldType
 	Tensor *tensor.Type
 	target string // a reference's document type
+	// Fields are a struct's member types, when ResolveStructs found its declaration.
+	Fields map[string]*FieldType
+}
+
+// ResolveStructs returns t with the struct types it names (itself, or as
+// an element, a map value) that structs declares made KindStruct with their
+// member types; other names stay KindAny (stored unchecked). t is not
+// changed.
+func (t *FieldType) ResolveStructs(structs map[string][]Field) *FieldType {
+	return t.resolve(structs, 0)
+}
+
+func (t *FieldType) resolve(structs map[string][]Field, depth int) *FieldType {
+	if t == nil || len(structs) == 0 || depth > 16 {
+		return t
+	}
+	c := *t
+	c.Elem = t.Elem.resolve(structs, depth+1)
+	c.key = t.key.resolve(structs, depth+1)
+	if fs, ok := structs[t.Name]; ok && t.Kind == KindAny {
+		c.Kind = KindStruct
+		c.Fields = map[string]*FieldType{}
+		for _, f := range fs {
+			ft, err := ParseFieldType(f.Type)
+			if err != nil {
+				continue
+			}
+			c.Fields[f.Name] = ft.resolve(structs, depth+1)
+		}
+	}
+	return &c
 }
 
 func ParseFieldType(s string) (*FieldType, error) {
@@ -200,6 +232,20 @@ func (t *FieldType) Normalize(raw json.RawMessage) (json.RawMessage, bool, error
 		return json.RawMessage("false"), true, nil
 	case kindPosition:
 		return positionOf(raw)
+	case KindStruct:
+		// document json/readers StructReader: every member must be a field of
+		// the struct type, its value read as that field's type.
+		return normalizeObject(raw, "a struct", func(key string, val json.RawMessage) (json.RawMessage, bool, error) {
+			ft, ok := t.Fields[key]
+			if !ok {
+				return nil, false, fmt.Errorf("Field '%s' is not defined in struct type '%s'", key, t.Name)
+			}
+			v, ok, err := ft.Normalize(val)
+			if err != nil {
+				return nil, false, fmt.Errorf("In document 'null': Could not parse field '%s' of type %s: %w", key, ft.Text(), err)
+			}
+			return v, ok, nil
+		})
 	case KindArray:
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
@@ -329,10 +375,21 @@ func compactJSON(raw []byte) json.RawMessage {
 	return b.Bytes()
 }
 
-// Text is the type's name, or a tensor's full type.
+// Text is the type's name as Vespa's DataType.getName writes it in the
+// JSON reader's errors: a tensor's full type, Array<int>,
+// WeightedSet<string>, Map<string,person>, Reference<artist>, or the name.
 func (t *FieldType) Text() string {
-	if t.Kind == KindTensor {
+	switch {
+	case t.Kind == KindTensor:
 		return t.Tensor.String()
+	case t.Kind == KindArray && t.Elem != nil:
+		return "Array<" + t.Elem.Text() + ">"
+	case t.Kind == KindWset && t.Elem != nil:
+		return "WeightedSet<" + t.Elem.Text() + ">"
+	case t.Kind == KindMap && t.key != nil && t.Elem != nil:
+		return "Map<" + t.key.Text() + "," + t.Elem.Text() + ">"
+	case t.Name == "reference" && t.target != "":
+		return "Reference<" + t.target + ">"
 	}
 	return t.Name
 }

@@ -18,6 +18,7 @@ type Schema struct {
 	Fields       []Field
 	RankProfiles []RankProfile // nil: profiles are not modelled (any name ranks by default relevance)
 	Fieldsets    map[string][]string
+	Structs      map[string][]Field // the document's struct types
 }
 
 // RankProfile is the part of a rank profile the emulator evaluates; a

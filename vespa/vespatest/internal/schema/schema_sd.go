@@ -71,6 +71,21 @@ func Parse(sd string) (Schema, error) {
 				sch.Fieldsets[words[1]] = parseFieldsetFields(text[i+1 : end])
 				i, header = end, end+1
 				continue
+			case kind == "struct" && inDocument && len(stack) == 2 && len(words) > 1:
+				end := blockEnd(text, i)
+				if end < 0 {
+					return Schema{}, fmt.Errorf("struct %s: unbalanced '{'", words[1])
+				}
+				fields, err := parseStructFields(text[i+1 : end])
+				if err != nil {
+					return Schema{}, fmt.Errorf("struct %s: %w", words[1], err)
+				}
+				if sch.Structs == nil {
+					sch.Structs = map[string][]Field{}
+				}
+				sch.Structs[words[1]] = fields
+				i, header = end, end+1
+				continue
 			case kind == "field" && inDocument && len(stack) == 2:
 				f, end, err := parseSDField(text, header, i)
 				if err != nil {
@@ -151,6 +166,23 @@ func parseSDField(text string, start, open int) (Field, int, error) {
 	}
 	return f, end, nil
 }
+
+// parseStructFields reads the "field <name> type <type> {...}" declarations
+// of a struct block.
+func parseStructFields(body string) ([]Field, error) {
+	var out []Field
+	for _, m := range structField.FindAllStringSubmatch(body, -1) {
+		typ := strings.Join(strings.Fields(m[2]), "")
+		if _, err := ParseFieldType(typ); err != nil {
+			return nil, fmt.Errorf("field %s: %w", m[1], err)
+		}
+		out = append(out, Field{Name: m[1], Type: typ})
+	}
+	return out, nil
+}
+
+// structField is one field declaration of a struct, up to its body's brace.
+var structField = regexp.MustCompile(`field\s+([A-Za-z_][A-Za-z0-9_]*)\s+type\s+([^{\n]+?)\s*(?:\{|\n|$)`)
 
 var (
 	// indexingLine is "indexing: summary | index" up to the end of the line.
