@@ -9,11 +9,7 @@ import "testing"
 // Boolean.parseBoolean, the array form of maps, positions, raw and
 // references.
 func TestFieldType_Normalize_asVespasReader(t *testing.T) {
-	for _, c := range []struct {
-		typ, in string
-		want    string // the stored value, "" for no value
-		err     string // the error's text, "" for none
-	}{
+	checkNormalize(t, []normalizeCase{
 		{"int", `2147483647`, `2147483647`, ""},
 		{"int", `3000000000`, "", `For input string: "3000000000"`},
 		{"byte", `-128`, `-128`, ""},
@@ -45,18 +41,5 @@ func TestFieldType_Normalize_asVespasReader(t *testing.T) {
 		{"reference<artist>", `"not an id"`, "", `Unparseable id 'not an id': Scheme missing`},
 		{"predicate", `"a in [b] and c in [1..2]"`, `"a in [b] and c in [1..2]"`, ""},
 		{"predicate", `"'a' in ['b']"`, `"a in [b]"`, ""},
-	} {
-		ft, err := ParseFieldType(c.typ)
-		if err != nil {
-			t.Fatalf("%s: %v", c.typ, err)
-		}
-		got, ok, err := ft.Normalize([]byte(c.in))
-		gotErr := ""
-		if err != nil {
-			gotErr = err.Error()
-		}
-		if string(got) != c.want || ok != (c.want != "") || gotErr != c.err {
-			t.Errorf("%s %s: %s, %v, %q; want %s, %v, %q", c.typ, c.in, got, ok, gotErr, c.want, c.want != "", c.err)
-		}
-	}
+	})
 }
