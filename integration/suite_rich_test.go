@@ -289,6 +289,14 @@ func TestRich_RoundTrip(t *testing.T) {
 			fields, _ := h["fields"].(map[string]any)
 			compareRichFields(t, tg.Name(), "hit", fields, richHit())
 		})
+		t.Run("query on documentid is refused", func(t *testing.T) {
+			// documentid is a summary field only, with no index info (config-model
+			// SummaryClass, IndexInfo): YqlParser.getIndex refuses it.
+			a := r.query(t, url.Values{"yql": {`select * from rich where documentid contains "id:rich:rich::r1"`}})
+			if a.Status != http.StatusBadRequest || !strings.Contains(string(a.Body), "Field 'documentid' does not exist.") {
+				t.Errorf("[%s] query on documentid: status %d: %s", tg.Name(), a.Status, clip(a.Body))
+			}
+		})
 		t.Run("query the referenced type", func(t *testing.T) {
 			hits := r.queryHits(t, "select * from artist where true", nil)
 			if len(hits) != 2 {
