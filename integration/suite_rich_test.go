@@ -244,10 +244,6 @@ var richUpdates = []richUpdate{
 // failing. Anything else that differs fails it.
 var richKnown = map[string]map[string]string{
 	"emulator": {
-		"rank bad-input": "the emulator evaluates few rank features and no tensor functions: for the profile's " +
-			"sum(query(q) * attribute(t_float)) it answers 501 (Not implemented) before it reads the inputs, " +
-			"where Vespa's container first refuses an input of the wrong type with 400 " +
-			"(container-search RankProfileInputProperties)",
 		"rank typed": "the emulator does not evaluate sum(query(q) * attribute(t_float)) and says so with 501",
 	},
 	"jdisc": {
@@ -432,7 +428,8 @@ func testRichRankInputs(t *testing.T, r *rawAPI) {
 	yql := "select * from rich where true"
 	bad := r.query(t, url.Values{"yql": {yql}, "restrict": {"rich"}, "ranking": {"typed"}, "input.query(q)": {"{{y:0}:1}"}})
 	ok := r.query(t, url.Values{"yql": {yql}, "restrict": {"rich"}, "ranking": {"typed"}, "input.query(q)": {"[1,1,1,1]"}, "input.query(w)": {"2"}})
-	checkRankStatus(t, name, "rank bad-input", bad, http.StatusBadRequest, "Could not set 'ranking.features.query(q)'")
+	checkRankStatus(t, name, "rank bad-input", bad, http.StatusBadRequest,
+		"Could not set 'ranking.features.query(q)' to '{{y:0}:1}': Could not parse '{{y:0}:1}' as a tensor of type tensor<float>(x[4]): tensor<float>(x[4]) does not contain dimension 'y'")
 	checkRankStatus(t, name, "rank typed", ok, http.StatusOK, "")
 }
 

@@ -59,6 +59,12 @@ type RankProfile struct {
 	// Inputs are the query inputs the profile declares, e.g. "query(w)", to
 	// their default values ("" when none is declared, which is 0).
 	Inputs map[string]string
+	// InputTypes are the declared types of the inputs that have one, e.g.
+	// "query(q)" to "tensor<float>(x[4])" or "query(w)" to "double". A
+	// query's value for a typed input is checked as Vespa's container checks
+	// it (RankProfileInputProperties): one it cannot read as the type is
+	// refused with 400, before the profile is evaluated.
+	InputTypes map[string]string
 	// SummaryFeatures and MatchFeatures are the rank features the profile
 	// lists to be returned with each hit, e.g. "bm25(title)",
 	// "attribute(year)"; Vespa renders them in the hit's fields as

@@ -30,6 +30,7 @@ type RankProfile struct {
 	FirstPhase                     string // empty: inherited, or nativeRank
 	SecondPhase, GlobalPhase       string // not evaluated: a profile with one cannot be queried
 	Functions, Inputs              map[string]string
+	InputTypes                     map[string]string
 	SummaryFeatures, MatchFeatures []string
 }
 

@@ -265,7 +265,7 @@ func parseRankProfile(header []string, body string) (RankProfile, error) {
 				p.Functions[strings.TrimSpace(name)] = phaseExpression(inner)
 			}
 		case "inputs":
-			p.Inputs = parseInputs(inner)
+			p.Inputs, p.InputTypes = parseInputs(inner)
 		case "summary-features":
 			p.SummaryFeatures = splitFeatures(inner)
 		case "match-features":
@@ -368,8 +368,9 @@ func phaseExpression(body string) string {
 }
 
 // parseInputs reads the lines of an inputs block: "query(w) double: 0.5",
-// "query(q) tensor<float>(x[384])", "query(w): 1".
-func parseInputs(body string) map[string]string {
+// "query(q) tensor<float>(x[384])", "query(w): 1": each input's default
+// value and, where it declares one, its type.
+func parseInputs(body string) (defaults, types map[string]string) {
 	out := map[string]string{}
 	for line := range strings.SplitSeq(body, "\n") {
 		line = strings.TrimSpace(line)
@@ -382,13 +383,19 @@ func parseInputs(body string) map[string]string {
 		} else if f := strings.Fields(line); len(f) > 0 {
 			name, rest = "query("+strings.TrimSuffix(f[0], ":")+")", strings.TrimPrefix(line, f[0])
 		}
-		def := ""
+		def, typ := "", rest
 		if k := strings.LastIndexByte(rest, ':'); k >= 0 && !strings.ContainsAny(rest[k:], "[]{}") {
-			def = strings.TrimSpace(rest[k+1:])
+			def, typ = strings.TrimSpace(rest[k+1:]), rest[:k]
 		}
 		out[name] = def
+		if typ = strings.Join(strings.Fields(typ), ""); typ != "" {
+			if types == nil {
+				types = map[string]string{}
+			}
+			types[name] = typ
+		}
 	}
-	return out
+	return out, types
 }
 
 func stripSDComments(s string) string {

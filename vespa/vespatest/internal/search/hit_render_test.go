@@ -61,3 +61,30 @@ func TestRenderHit_asTheContainerWritesADocsum(t *testing.T) {
 		}
 	}
 }
+
+// A typed input's value is checked before the profile is evaluated, as
+// Vespa's container checks it (RankProfileInputProperties): a value it
+// cannot read as the declared type is 400 Illegal query even for a profile
+// the emulator cannot evaluate (which is 501 with a good value).
+func TestPlanRanking_typedInputsCheckedFirst(t *testing.T) {
+	sch := Schema{Name: "rich", Fields: []Field{
+		{Name: "t", Type: "tensor<float>(x[4])", Indexing: "summary | attribute"},
+	}, RankProfiles: []RankProfile{{
+		Name:       "typed",
+		FirstPhase: "sum(query(q) * attribute(t))",
+		Inputs:     map[string]string{"query(q)": "", "query(w)": "1.0"},
+		InputTypes: map[string]string{"query(q)": "tensor<float>(x[4])", "query(w)": "double"},
+	}}}
+	c := &memCorpus{schemas: []Schema{sch}, docs: []Document{doc("id:ns:rich::1", `{"t":[1,2,3,4]}`)}}
+	yql := "select * from rich where true"
+	bad := []string{"yql", yql, "ranking", "typed", "input.query(q)", "{{y:0}:1}"}
+	get(t, c, bad...).wantError(t, bad, 400, 3,
+		"Could not set 'ranking.features.query(q)' to '{{y:0}:1}': Could not parse '{{y:0}:1}' as a tensor of type tensor<float>(x[4]): tensor<float>(x[4]) does not contain dimension 'y'")
+	badW := []string{"yql", yql, "ranking", "typed", "input.query(w)", "abc"}
+	get(t, c, badW...).wantError(t, badW, 400, 3,
+		"Could not set 'ranking.features.query(w)' to 'abc': Could not parse 'abc' as a tensor of type tensor(): Expected a number")
+	good := []string{"yql", yql, "ranking", "typed", "input.query(q)", "[1,1,1,1]"}
+	if r := get(t, c, good...); r.status != 501 {
+		t.Errorf("a good input to a profile the emulator cannot evaluate: %d %s", r.status, r.body)
+	}
+}
