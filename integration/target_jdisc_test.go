@@ -33,16 +33,30 @@ type jdiscTarget struct {
 	h *jdisc.Harness
 }
 
+// sharedJDisc holds the test binary's harnesses, one per application
+// package, each built and started once.
 var sharedJDisc struct {
+	mu   sync.Mutex
+	apps map[string]*jdiscStart
+}
+
+// jdiscStart is the start of one application's harness.
+type jdiscStart struct {
 	once sync.Once
 	h    *jdisc.Harness
 	err  error
 }
 
-// jdiscHarness returns the test binary's harness, building (cached) and
-// starting it the first time; TestMain stops it after the last test. It
-// skips t when the harness cannot run here.
+// jdiscHarness returns the test binary's harness for testdata/app.
 func jdiscHarness(t *testing.T) *jdisc.Harness {
+	t.Helper()
+	return jdiscHarnessFor(t, appDir)
+}
+
+// jdiscHarnessFor returns the test binary's harness serving the application
+// package app, building (cached) and starting it the first time; TestMain
+// stops it after the last test. It skips t when the harness cannot run here.
+func jdiscHarnessFor(t *testing.T, app string) *jdisc.Harness {
 	t.Helper()
 	mode := os.Getenv(envJDisc)
 	if mode == "off" {
@@ -51,33 +65,43 @@ func jdiscHarness(t *testing.T) *jdisc.Harness {
 	if _, err := jdisc.Check(); err != nil {
 		skipUnavailable(t, "jdisc", err)
 	}
-	sharedJDisc.once.Do(func() {
+	sharedJDisc.mu.Lock()
+	if sharedJDisc.apps == nil {
+		sharedJDisc.apps = map[string]*jdiscStart{}
+	}
+	st := sharedJDisc.apps[app]
+	if st == nil {
+		st = &jdiscStart{}
+		sharedJDisc.apps[app] = st
+	}
+	sharedJDisc.mu.Unlock()
+	st.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 		defer cancel()
 		start := time.Now()
 		b, err := jdisc.Build(ctx, nil)
 		if err != nil {
-			sharedJDisc.err = err
+			st.err = err
 			return
 		}
 		built := time.Since(start)
-		h, err := jdisc.Start(ctx, b, jdisc.Config{App: appDir})
+		h, err := jdisc.Start(ctx, b, jdisc.Config{App: app})
 		if err != nil {
-			sharedJDisc.err = err
+			st.err = err
 			return
 		}
-		fmt.Fprintf(os.Stderr, "integration: JDisc harness at %s (build %v, cached %v; JVM ready in %v)\n",
-			h.URL, built.Round(time.Millisecond), b.Cached, h.Startup)
-		sharedJDisc.h = h
+		fmt.Fprintf(os.Stderr, "integration: JDisc harness for %s at %s (build %v, cached %v; JVM ready in %v)\n",
+			app, h.URL, built.Round(time.Millisecond), b.Cached, h.Startup)
+		st.h = h
 		addPackageCleanup(h.Close)
 	})
-	if errors.Is(sharedJDisc.err, jdisc.ErrUnavailable) {
-		skipUnavailable(t, "jdisc", sharedJDisc.err)
+	if errors.Is(st.err, jdisc.ErrUnavailable) {
+		skipUnavailable(t, "jdisc", st.err)
 	}
-	if sharedJDisc.err != nil {
-		t.Fatalf("[jdisc] %v", sharedJDisc.err)
+	if st.err != nil {
+		t.Fatalf("[jdisc] %v", st.err)
 	}
-	return sharedJDisc.h
+	return st.h
 }
 
 // skipUnavailable skips t because the harness cannot be built or run here

@@ -15,8 +15,12 @@
 // throttle queue, continuation tokens, slices and wantedDocumentCount, and on
 // the query side parameter checks, query profiles, YQL parsing and
 // rendering. Ours: storage (test-and-set is evaluated by Vespa's Java
-// DocumentSelector, not by the C++ content node), bucket layout (8
-// distribution bits, no splitting), matching, ranking and summaries. Where
+// DocumentSelector, not by the C++ content node; documents are kept as
+// Vespa's binary format holds them, serialised and read back), bucket layout
+// (8 distribution bits, no splitting), matching, ranking (bm25 or closeness;
+// a rank profile with another first-phase expression is answered 501) and
+// summaries (built as the content node's searchsummary slime_filler.cpp
+// builds a docsum, then rendered by Vespa's JsonRenderer). Where
 // Vespa's checks live outside the container code it runs, the harness makes
 // them with Vespa's data: rank profiles against the injected SchemaInfo (as
 // VespaBackend.search), test-and-set conditions parsed before the document

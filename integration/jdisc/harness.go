@@ -68,6 +68,10 @@ func Start(ctx context.Context, b *Built, cfg Config) (*Harness, error) {
 	if err != nil {
 		return nil, err
 	}
+	global, err := GlobalDocumentTypes(cfg.App)
+	if err != nil {
+		return nil, err
+	}
 	h := &Harness{Cluster: cluster, logs: &tail{max: 400}, done: make(chan struct{})}
 	pkg := cfg.PackageDir
 	if pkg == "" {
@@ -87,7 +91,7 @@ func Start(ctx context.Context, b *Built, cfg Config) (*Harness, error) {
 	// The JVM outlives Start's context (ctx only bounds the start); Close stops it.
 	h.cmd = exec.CommandContext(context.WithoutCancel(ctx), b.Java, //nolint:gosec // the java found by Check, running this package's harness
 		"-Xmx"+heap, "-cp", b.Jar+string(os.PathListSeparator)+b.ClassPath, "harness.Main",
-		"--schemas", schemas, "--package", pkg, "--port", strconv.Itoa(cfg.Port), "--cluster", cluster)
+		"--schemas", schemas, "--package", pkg, "--port", strconv.Itoa(cfg.Port), "--cluster", cluster, "--global", strings.Join(global, ","))
 	if h.stdin, err = h.cmd.StdinPipe(); err != nil {
 		return nil, err
 	}
@@ -242,6 +246,43 @@ func ContentCluster(app string) (string, error) {
 		return "music", nil
 	}
 	return s.Content[0].ID, nil
+}
+
+// GlobalDocumentTypes reads the document types that app's services.xml
+// distributes globally (<document type="x" global="true"/> in a content
+// cluster): a type that a reference field points to must be one, or Vespa's
+// config model refuses the application (config-model
+// GlobalDistributionValidator). None when there is no services.xml.
+func GlobalDocumentTypes(app string) ([]string, error) {
+	b, err := os.ReadFile(filepath.Join(app, "services.xml"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var s struct {
+		Content []struct {
+			Documents struct {
+				Document []struct {
+					Type   string `xml:"type,attr"`
+					Global string `xml:"global,attr"`
+				} `xml:"document"`
+			} `xml:"documents"`
+		} `xml:"content"`
+	}
+	if err := xml.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("jdisc: %s/services.xml: %w", app, err)
+	}
+	var out []string
+	for _, c := range s.Content {
+		for _, d := range c.Documents.Document {
+			if d.Global == "true" && d.Type != "" {
+				out = append(out, d.Type)
+			}
+		}
+	}
+	return out, nil
 }
 
 // tail keeps the last max lines written to it.

@@ -45,9 +45,13 @@
 //   - Document selections are a subset: no field-path lookups ({key},
 //     [index]), no functions (.lowercase(), .hash(), .abs()), no $variables,
 //     id.bucket or id.gid.
-//   - Structs are stored as any JSON, unchecked; predicate, raw and reference
-//     fields as strings; imported fields, parent/child, document processors,
-//     streaming search and document expiry are not modelled.
+//   - Structs declared in a schema (an .sd file's struct blocks, or
+//     [Schema].Structs) are checked as Vespa's JSON reader checks them; a
+//     struct type the schema does not declare is stored as any JSON,
+//     unchecked. Predicates are parsed and printed as Vespa prints them, raw
+//     values read as base64, references checked as document IDs of their
+//     type; no predicate matching, no imported fields, parent/child,
+//     document processors, streaming search or document expiry.
 //   - The config server deploys a package's schemas, content clusters and
 //     default query profile; it runs no validation overrides, application
 //     tests or hosted-only preprocessing. A deploy takes no time unless an

@@ -23,6 +23,12 @@ type Schema struct {
 	// "default": title, body). A YQL query may name one as it names a field,
 	// and a get's fieldSet parameter may list one.
 	Fieldsets map[string][]string
+	// Structs are the struct types the document declares, name to fields
+	// (only their names and types count). A field of such a type, or an
+	// array or map of it, is checked as Vespa's JSON reader checks it: an
+	// unknown member or a value of the wrong type is refused with 400. A
+	// type name that is not declared here is stored unchecked.
+	Structs map[string][]Field
 }
 
 // RankProfile is the part of a schema's rank profile the emulator evaluates:
@@ -53,6 +59,12 @@ type RankProfile struct {
 	// Inputs are the query inputs the profile declares, e.g. "query(w)", to
 	// their default values ("" when none is declared, which is 0).
 	Inputs map[string]string
+	// InputTypes are the declared types of the inputs that have one, e.g.
+	// "query(q)" to "tensor<float>(x[4])" or "query(w)" to "double". A
+	// query's value for a typed input is checked as Vespa's container checks
+	// it (RankProfileInputProperties): one it cannot read as the type is
+	// refused with 400, before the profile is evaluated.
+	InputTypes map[string]string
 	// SummaryFeatures and MatchFeatures are the rank features the profile
 	// lists to be returned with each hit, e.g. "bm25(title)",
 	// "attribute(year)"; Vespa renders them in the hit's fields as
@@ -101,6 +113,16 @@ func ParseSchema(sd string) (Schema, error) {
 
 func (s Schema) model() schema.Schema {
 	m := schema.Schema{Name: s.Name, Fieldsets: s.Fieldsets}
+	if s.Structs != nil {
+		m.Structs = make(map[string][]schema.Field, len(s.Structs))
+		for name, fs := range s.Structs {
+			out := make([]schema.Field, len(fs))
+			for i, f := range fs {
+				out[i] = schema.Field(f)
+			}
+			m.Structs[name] = out
+		}
+	}
 	if s.Fields != nil {
 		m.Fields = make([]schema.Field, len(s.Fields))
 		for i, f := range s.Fields {
@@ -118,6 +140,16 @@ func (s Schema) model() schema.Schema {
 
 func schemaOf(m schema.Schema) Schema {
 	s := Schema{Name: m.Name, Fieldsets: m.Fieldsets}
+	if m.Structs != nil {
+		s.Structs = make(map[string][]Field, len(m.Structs))
+		for name, fs := range m.Structs {
+			out := make([]Field, len(fs))
+			for i, f := range fs {
+				out[i] = Field(f)
+			}
+			s.Structs[name] = out
+		}
+	}
 	if m.Fields != nil {
 		s.Fields = make([]Field, len(m.Fields))
 		for i, f := range m.Fields {

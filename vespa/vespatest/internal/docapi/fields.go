@@ -66,7 +66,7 @@ func fieldTypeOf(sch *schema.Schema, name string) (*schema.FieldType, bool, erro
 	if err != nil {
 		return nil, false, err
 	}
-	return ft, true, nil
+	return ft.ResolveStructs(sch.Structs), true, nil
 }
 
 // fieldSet is a parsed fieldSet parameter.

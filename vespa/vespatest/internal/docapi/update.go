@@ -380,27 +380,142 @@ func applyAccess(ft *schema.FieldType, cur json.RawMessage, key string, index bo
 	return set.Set(key, v).Marshal(), nil
 }
 
-// applyPathOps applies ops to a field path: m{key}, arr[i] or s.sub (one level).
+// applyPathOps applies ops to a field path below a field: m{key}, arr[i],
+// s.sub, and any chain of them such as m{key}.sub or arr[0].name (Vespa's
+// FieldPath, document module FieldPathIteratorHandler). A missing map entry
+// or struct field on the way is created, as an assign's path is; an index
+// out of range leaves the field as it is.
 func applyPathOps(ft *schema.FieldType, cur json.RawMessage, accessor string, ops jsonx.Object) (json.RawMessage, error) {
-	switch accessor[0] {
-	case '{':
-		key := strings.TrimSuffix(accessor[1:], "}")
-		if strings.ContainsAny(key, "{[") {
-			return nil, fmt.Errorf("nested field paths are not supported by vespatest")
+	steps, err := pathSteps(accessor)
+	if err != nil {
+		return nil, err
+	}
+	return applyPath(ft, cur, steps, ops)
+}
+
+// structFieldType is the type of a struct's member name, or any type for
+// a struct the schema does not declare.
+func structFieldType(ft *schema.FieldType, name string) *schema.FieldType {
+	if ft != nil && ft.Kind == schema.KindStruct {
+		if sub, ok := ft.Fields[name]; ok {
+			return sub
 		}
-		key = strings.Trim(key, `"`)
-		return applyAccess(ft, cur, key, false, ops)
-	case '[':
-		key := strings.TrimSuffix(accessor[1:], "]")
+	}
+	return anyType
+}
+
+// pathStep is one step of a field path: a map key or weighted-set item
+// ({key}), an array index ([i]) or a struct field (.name).
+type pathStep struct {
+	kind byte // '{', '[' or '.'
+	key  string
+}
+
+// pathSteps splits "{k}.sub[2]" into its steps.
+func pathSteps(accessor string) ([]pathStep, error) {
+	var steps []pathStep
+	for rest := accessor; rest != ""; {
+		switch rest[0] {
+		case '{', '[':
+			end := byte('}')
+			if rest[0] == '[' {
+				end = ']'
+			}
+			i := 1
+			if rest[0] == '{' && len(rest) > 1 && rest[1] == '"' {
+				// a quoted key may hold any character but an unescaped quote
+				j := strings.IndexByte(rest[2:], '"')
+				if j < 0 {
+					return nil, fmt.Errorf("unterminated quoted key in field path %q", accessor)
+				}
+				i = j + 3
+			}
+			j := strings.IndexByte(rest[i:], end)
+			if j < 0 {
+				return nil, fmt.Errorf("missing '%c' in field path %q", end, accessor)
+			}
+			key := rest[1 : i+j]
+			if rest[0] == '{' {
+				key = strings.Trim(key, `"`)
+			}
+			steps = append(steps, pathStep{kind: rest[0], key: key})
+			rest = rest[i+j+1:]
+		case '.':
+			j := strings.IndexAny(rest[1:], ".[{")
+			if j < 0 {
+				j = len(rest) - 1
+			}
+			if j == 0 {
+				return nil, fmt.Errorf("empty struct field name in field path %q", accessor)
+			}
+			steps = append(steps, pathStep{kind: '.', key: rest[1 : j+1]})
+			rest = rest[j+1:]
+		default:
+			return nil, fmt.Errorf("malformed field path %q", accessor)
+		}
+	}
+	return steps, nil
+}
+
+// applyPath applies ops at the end of steps below cur, whose type is ft.
+func applyPath(ft *schema.FieldType, cur json.RawMessage, steps []pathStep, ops jsonx.Object) (json.RawMessage, error) {
+	st := steps[0]
+	if len(steps) == 1 {
+		switch st.kind {
+		case '{':
+			return applyAccess(ft, cur, st.key, false, ops)
+		case '[':
+			if cur == nil {
+				return nil, nil
+			}
+			return applyAccess(ft, cur, st.key, true, ops)
+		default:
+			// applyAccess reads the member's type as the element type
+			return applyAccess(&schema.FieldType{Kind: schema.KindAny, Elem: structFieldType(ft, st.key)}, cur, st.key, false, ops)
+		}
+	}
+	if st.kind == '[' {
+		var items []json.RawMessage
 		if cur == nil {
 			return nil, nil
 		}
-		return applyAccess(ft, cur, key, true, ops)
-	default:
-		sub := accessor[1:]
-		if strings.ContainsAny(sub, ".{[") {
-			return nil, fmt.Errorf("nested field paths are not supported by vespatest")
+		if err := json.Unmarshal(cur, &items); err != nil {
+			return nil, fmt.Errorf("not an array")
 		}
-		return applyAccess(anyType, cur, sub, false, ops)
+		i, err := strconv.Atoi(st.key)
+		if err != nil || i < 0 || i >= len(items) {
+			return cur, nil //nolint:nilerr // Vespa ignores unparsable and out-of-range indexes
+		}
+		next, err := applyPath(elemType(ft), items[i], steps[1:], ops)
+		if err != nil {
+			return nil, err
+		}
+		if next == nil {
+			items = append(items[:i], items[i+1:]...)
+		} else {
+			items[i] = next
+		}
+		b, _ := json.Marshal(items)
+		return b, nil
 	}
+	var obj jsonx.Object
+	if cur != nil {
+		var err error
+		if obj, err = jsonx.ParseObject(cur); err != nil {
+			return nil, fmt.Errorf("not an object")
+		}
+	}
+	childType := structFieldType(ft, st.key)
+	if st.kind == '{' {
+		childType = elemType(ft)
+	}
+	child, _ := obj.Get(st.key)
+	next, err := applyPath(childType, child, steps[1:], ops)
+	if err != nil {
+		return nil, err
+	}
+	if next == nil || schema.IsEmptyJSON(next) {
+		return obj.Del(st.key).Marshal(), nil
+	}
+	return obj.Set(st.key, next).Marshal(), nil
 }

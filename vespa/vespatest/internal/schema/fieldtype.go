@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/govespa/govespa/vespa/vespatest/internal/docid"
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
 	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
@@ -26,6 +27,7 @@ const (
 	KindMap
 	KindTensor
 	kindPosition
+	KindStruct // a declared struct type: Fields
 )
 
 // FieldType is a parsed Vespa type text.
@@ -35,6 +37,38 @@ type FieldType struct {
 	Elem   *FieldType
 	key    *FieldType
 	Tensor *tensor.Type
+	target string // a reference's document type
+	// Fields are a struct's member types, when ResolveStructs found its declaration.
+	Fields map[string]*FieldType
+}
+
+// ResolveStructs returns t with the struct types it names (itself, or as
+// an element, a map value) that structs declares made KindStruct with their
+// member types; other names stay KindAny (stored unchecked). t is not
+// changed.
+func (t *FieldType) ResolveStructs(structs map[string][]Field) *FieldType {
+	return t.resolve(structs, 0)
+}
+
+func (t *FieldType) resolve(structs map[string][]Field, depth int) *FieldType {
+	if t == nil || len(structs) == 0 || depth > 16 {
+		return t
+	}
+	c := *t
+	c.Elem = t.Elem.resolve(structs, depth+1)
+	c.key = t.key.resolve(structs, depth+1)
+	if fs, ok := structs[t.Name]; ok && t.Kind == KindAny {
+		c.Kind = KindStruct
+		c.Fields = map[string]*FieldType{}
+		for _, f := range fs {
+			ft, err := ParseFieldType(f.Type)
+			if err != nil {
+				continue
+			}
+			c.Fields[f.Name] = ft.resolve(structs, depth+1)
+		}
+	}
+	return &c
 }
 
 func ParseFieldType(s string) (*FieldType, error) {
@@ -56,7 +90,14 @@ func ParseFieldType(s string) (*FieldType, error) {
 	}
 	switch base {
 	case "string", "uri", "predicate", "raw", "reference":
-		return &FieldType{Kind: kindString, Name: base}, nil
+		ft := &FieldType{Kind: kindString, Name: base}
+		if base == "reference" {
+			if !hasArg {
+				return nil, fmt.Errorf("reference needs a document type")
+			}
+			ft.target = strings.TrimSpace(arg)
+		}
+		return ft, nil
 	case "int", "long", "byte":
 		return &FieldType{Kind: KindInt, Name: base}, nil
 	case "float", "double":
@@ -135,30 +176,76 @@ func (t *FieldType) Normalize(raw json.RawMessage) (json.RawMessage, bool, error
 		}
 		return compactJSON(raw), true, nil
 	case kindString:
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, false, fmt.Errorf("expected a string, got %s", jsonx.Clip(raw))
+		s, err := stringOf(raw)
+		if err != nil {
+			return nil, false, err
 		}
 		if s == "" {
 			return nil, false, nil
 		}
-		return compactJSON(raw), true, nil
+		switch t.Name {
+		case "predicate":
+			// Stored as Vespa's Java Predicate.toString writes it, which a get returns.
+			p, err := ParsePredicate(s)
+			if err != nil {
+				return nil, false, err
+			}
+			return jsonx.String(p.String()), true, nil
+		case "raw":
+			b, err := rawOf(s)
+			if err != nil {
+				return nil, false, err
+			}
+			return jsonx.String(b), true, nil
+		case "reference":
+			id, err := docid.Parse(s)
+			if err != nil {
+				return nil, false, err
+			}
+			if id.DocType != t.target {
+				// document ReferenceFieldValue.verifyCompatibleDocumentType
+				return nil, false, fmt.Errorf("Can't assign document ID '%s' (of type '%s') to reference of document type '%s'", s, id.DocType, t.target)
+			}
+		}
+		return jsonx.String(s), true, nil
 	case KindInt, kindReal:
 		v, err := NumberOf(raw, t.Kind == KindInt)
 		if err != nil {
 			return nil, false, err
 		}
+		if t.Kind == KindInt {
+			if err := intInRange(t.Name, v); err != nil {
+				return nil, false, err
+			}
+		}
 		return json.RawMessage(v), true, nil
 	case kindBool:
-		switch strings.ToLower(strings.Trim(string(raw), `"`)) {
-		case "true":
-			return json.RawMessage("true"), true, nil
-		case "false":
-			return json.RawMessage("false"), true, nil
+		// BoolFieldValue takes any scalar's text through Boolean.parseBoolean:
+		// "true" in any case is true, anything else false.
+		text, err := stringOf(raw)
+		if err != nil {
+			return nil, false, fmt.Errorf("expected a boolean, got %s", jsonx.Clip(raw))
 		}
-		return nil, false, fmt.Errorf("expected a boolean, got %s", jsonx.Clip(raw))
+		if strings.EqualFold(text, "true") {
+			return json.RawMessage("true"), true, nil
+		}
+		return json.RawMessage("false"), true, nil
 	case kindPosition:
-		return compactJSON(raw), true, nil
+		return positionOf(raw)
+	case KindStruct:
+		// document json/readers StructReader: every member must be a field of
+		// the struct type, its value read as that field's type.
+		return normalizeObject(raw, "a struct", func(key string, val json.RawMessage) (json.RawMessage, bool, error) {
+			ft, ok := t.Fields[key]
+			if !ok {
+				return nil, false, fmt.Errorf("Field '%s' is not defined in struct type '%s'", key, t.Name)
+			}
+			v, ok, err := ft.Normalize(val)
+			if err != nil {
+				return nil, false, fmt.Errorf("In document 'null': Could not parse field '%s' of type %s: %w", key, ft.Text(), err)
+			}
+			return v, ok, nil
+		})
 	case KindArray:
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
@@ -193,6 +280,15 @@ func (t *FieldType) Normalize(raw json.RawMessage) (json.RawMessage, bool, error
 			return json.RawMessage(w), true, nil
 		})
 	case KindMap:
+		if b := bytes.TrimSpace(raw); len(b) > 0 && b[0] == '[' {
+			// The array form, [{"key": k, "value": v}, ...], which Vespa's JSON
+			// reader also takes (document json readers MapReader).
+			obj, err := mapFromEntries(b)
+			if err != nil {
+				return nil, false, err
+			}
+			raw = obj
+		}
 		return normalizeObject(raw, "a map", func(_ string, val json.RawMessage) (json.RawMessage, bool, error) {
 			return t.Elem.Normalize(val)
 		})
@@ -248,7 +344,8 @@ func NumberOf(raw json.RawMessage, integer bool) (string, error) {
 		n, err := strconv.ParseInt(text, 10, 64)
 		if err != nil {
 			f, ferr := strconv.ParseFloat(text, 64)
-			if ferr != nil || f != math.Trunc(f) {
+			if ferr != nil || f != math.Trunc(f) || f >= math.MaxInt64 || f < math.MinInt64 {
+				// out of range too: Long.parseLong refuses what a long cannot hold
 				return "", fmt.Errorf("For input string: \"%s\"", text)
 			}
 			n = int64(f)
@@ -278,10 +375,21 @@ func compactJSON(raw []byte) json.RawMessage {
 	return b.Bytes()
 }
 
-// Text is the type's name, or a tensor's full type.
+// Text is the type's name as Vespa's DataType.getName writes it in the
+// JSON reader's errors: a tensor's full type, Array<int>,
+// WeightedSet<string>, Map<string,person>, Reference<artist>, or the name.
 func (t *FieldType) Text() string {
-	if t.Kind == KindTensor {
+	switch {
+	case t.Kind == KindTensor:
 		return t.Tensor.String()
+	case t.Kind == KindArray && t.Elem != nil:
+		return "Array<" + t.Elem.Text() + ">"
+	case t.Kind == KindWset && t.Elem != nil:
+		return "WeightedSet<" + t.Elem.Text() + ">"
+	case t.Kind == KindMap && t.key != nil && t.Elem != nil:
+		return "Map<" + t.key.Text() + "," + t.Elem.Text() + ">"
+	case t.Name == "reference" && t.target != "":
+		return "Reference<" + t.target + ">"
 	}
 	return t.Name
 }

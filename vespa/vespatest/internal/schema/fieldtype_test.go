@@ -6,11 +6,7 @@ import "testing"
 // become integers, a map's values are normalized as its value type, a member without a value is
 // dropped, and an object left empty is "no value".
 func TestFieldType_Normalize_objects(t *testing.T) {
-	for _, c := range []struct {
-		typ, in string
-		want    string // the stored value, "" for no value
-		err     string // the error's text, "" for none
-	}{
+	checkNormalize(t, []normalizeCase{
 		{"weightedset<string>", `{"a":1,"b":"2","c":3.0}`, `{"a":1,"b":2,"c":3}`, ""},
 		{"weightedset<string>", `{}`, "", ""},
 		{"weightedset<string>", `["a"]`, "", `expected a weighted set object, got ["a"]`},
@@ -20,7 +16,19 @@ func TestFieldType_Normalize_objects(t *testing.T) {
 		{"map<string,string>", `{"x":""}`, "", ""},
 		{"map<string,int>", `[1]`, "", "expected a map object, got [1]"},
 		{"map<string,int>", `{"x":"q"}`, "", `For input string: "q"`},
-	} {
+	})
+}
+
+// normalizeCase is a value of a type and what Normalize makes of it.
+type normalizeCase struct {
+	typ, in string
+	want    string // the stored value, "" for no value
+	err     string // the error's text, "" for none
+}
+
+func checkNormalize(t *testing.T, cases []normalizeCase) {
+	t.Helper()
+	for _, c := range cases {
 		ft, err := ParseFieldType(c.typ)
 		if err != nil {
 			t.Fatalf("%s: %v", c.typ, err)

@@ -18,6 +18,7 @@ type Schema struct {
 	Fields       []Field
 	RankProfiles []RankProfile // nil: profiles are not modelled (any name ranks by default relevance)
 	Fieldsets    map[string][]string
+	Structs      map[string][]Field // the document's struct types
 }
 
 // RankProfile is the part of a rank profile the emulator evaluates; a
@@ -29,6 +30,7 @@ type RankProfile struct {
 	FirstPhase                     string // empty: inherited, or nativeRank
 	SecondPhase, GlobalPhase       string // not evaluated: a profile with one cannot be queried
 	Functions, Inputs              map[string]string
+	InputTypes                     map[string]string
 	SummaryFeatures, MatchFeatures []string
 }
 

@@ -20,13 +20,21 @@ func Parse(sd string) (Schema, error) {
 	var stack []string                           // block kinds
 	header := 0                                  // start of the current block header
 	inDocument := false
+	parens := 0 // a brace inside parentheses is a tensor type's mapped dimension, "(cat{})"
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
+		case '(':
+			parens++
+		case ')':
+			parens = max(parens-1, 0)
 		case '"':
 			if j := strings.IndexByte(text[i+1:], '"'); j >= 0 {
 				i += j + 1
 			}
 		case '{':
+			if parens > 0 {
+				continue
+			}
 			words := strings.Fields(text[header:i])
 			kind := "other"
 			if len(words) > 0 {
@@ -63,6 +71,21 @@ func Parse(sd string) (Schema, error) {
 				sch.Fieldsets[words[1]] = parseFieldsetFields(text[i+1 : end])
 				i, header = end, end+1
 				continue
+			case kind == "struct" && inDocument && len(stack) == 2 && len(words) > 1:
+				end := blockEnd(text, i)
+				if end < 0 {
+					return Schema{}, fmt.Errorf("struct %s: unbalanced '{'", words[1])
+				}
+				fields, err := parseStructFields(text[i+1 : end])
+				if err != nil {
+					return Schema{}, fmt.Errorf("struct %s: %w", words[1], err)
+				}
+				if sch.Structs == nil {
+					sch.Structs = map[string][]Field{}
+				}
+				sch.Structs[words[1]] = fields
+				i, header = end, end+1
+				continue
 			case kind == "field" && inDocument && len(stack) == 2:
 				f, end, err := parseSDField(text, header, i)
 				if err != nil {
@@ -75,6 +98,9 @@ func Parse(sd string) (Schema, error) {
 			stack = append(stack, kind)
 			header = i + 1
 		case '}':
+			if parens > 0 {
+				continue
+			}
 			if len(stack) == 0 {
 				return Schema{}, fmt.Errorf("unbalanced '}'")
 			}
@@ -141,6 +167,23 @@ func parseSDField(text string, start, open int) (Field, int, error) {
 	return f, end, nil
 }
 
+// parseStructFields reads the "field <name> type <type> {...}" declarations
+// of a struct block.
+func parseStructFields(body string) ([]Field, error) {
+	var out []Field
+	for _, m := range structField.FindAllStringSubmatch(body, -1) {
+		typ := strings.Join(strings.Fields(m[2]), "")
+		if _, err := ParseFieldType(typ); err != nil {
+			return nil, fmt.Errorf("field %s: %w", m[1], err)
+		}
+		out = append(out, Field{Name: m[1], Type: typ})
+	}
+	return out, nil
+}
+
+// structField is one field declaration of a struct, up to its body's brace.
+var structField = regexp.MustCompile(`field\s+([A-Za-z_][A-Za-z0-9_]*)\s+type\s+([^{\n]+?)\s*(?:\{|\n|$)`)
+
 var (
 	// indexingLine is "indexing: summary | index" up to the end of the line.
 	indexingLine = regexp.MustCompile(`(?m)^\s*indexing\s*:\s*([^\n{}]*)`)
@@ -149,14 +192,25 @@ var (
 )
 
 // blockEnd returns the index of the brace closing the one at text[open], or
-// -1.
+// -1. Braces inside parentheses, the mapped dimensions of tensor types
+// ("tensor<float>(cat{},x[2])" in a field's type or an input's), are not
+// blocks.
 func blockEnd(text string, open int) int {
-	depth := 0
+	depth, parens := 0, 0
 	for j := open; j < len(text); j++ {
 		switch text[j] {
+		case '(':
+			parens++
+		case ')':
+			parens = max(parens-1, 0)
 		case '{':
-			depth++
+			if parens == 0 {
+				depth++
+			}
 		case '}':
+			if parens > 0 {
+				continue
+			}
 			depth--
 			if depth == 0 {
 				return j
@@ -211,7 +265,7 @@ func parseRankProfile(header []string, body string) (RankProfile, error) {
 				p.Functions[strings.TrimSpace(name)] = phaseExpression(inner)
 			}
 		case "inputs":
-			p.Inputs = parseInputs(inner)
+			p.Inputs, p.InputTypes = parseInputs(inner)
 		case "summary-features":
 			p.SummaryFeatures = splitFeatures(inner)
 		case "match-features":
@@ -314,8 +368,9 @@ func phaseExpression(body string) string {
 }
 
 // parseInputs reads the lines of an inputs block: "query(w) double: 0.5",
-// "query(q) tensor<float>(x[384])", "query(w): 1".
-func parseInputs(body string) map[string]string {
+// "query(q) tensor<float>(x[384])", "query(w): 1": each input's default
+// value and, where it declares one, its type.
+func parseInputs(body string) (defaults, types map[string]string) {
 	out := map[string]string{}
 	for line := range strings.SplitSeq(body, "\n") {
 		line = strings.TrimSpace(line)
@@ -328,13 +383,19 @@ func parseInputs(body string) map[string]string {
 		} else if f := strings.Fields(line); len(f) > 0 {
 			name, rest = "query("+strings.TrimSuffix(f[0], ":")+")", strings.TrimPrefix(line, f[0])
 		}
-		def := ""
+		def, typ := "", rest
 		if k := strings.LastIndexByte(rest, ':'); k >= 0 && !strings.ContainsAny(rest[k:], "[]{}") {
-			def = strings.TrimSpace(rest[k+1:])
+			def, typ = strings.TrimSpace(rest[k+1:]), rest[:k]
 		}
 		out[name] = def
+		if typ = strings.Join(strings.Fields(typ), ""); typ != "" {
+			if types == nil {
+				types = map[string]string{}
+			}
+			types[name] = typ
+		}
 	}
-	return out
+	return out, types
 }
 
 func stripSDComments(s string) string {

@@ -38,3 +38,53 @@ func TestParse_fieldsetsAndFeatures(t *testing.T) {
 		t.Errorf("match-features = %q", p.MatchFeatures)
 	}
 }
+
+// Struct types declared in the document block are read with their fields,
+// and a field of such a type (or an array or map of it) is checked against
+// them as Vespa's JSON reader checks it (document json/readers StructReader:
+// "Field 'x' is not defined in struct type 'person'").
+func TestParse_structs(t *testing.T) {
+	sch, err := Parse(`schema r {
+  document r {
+    struct person {
+      field name type string {}
+      field age type int {}
+      field tags type array<string> { }
+    }
+    field p type person { indexing: summary }
+    field ps type array<person> { indexing: summary }
+    field pm type map<string, person> { indexing: summary }
+  }
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sch.Structs["person"]; len(got) != 3 || got[1].Name != "age" || got[1].Type != "int" || got[2].Type != "array<string>" {
+		t.Fatalf("struct person = %+v", got)
+	}
+	if len(sch.Fields) != 3 {
+		t.Fatalf("fields = %+v (struct members are not document fields)", sch.Fields)
+	}
+	for _, c := range []struct{ field, in, want, err string }{
+		{"p", `{"name":"a","age":"3"}`, `{"name":"a","age":3}`, ""},
+		{"p", `{"nope":1}`, "", "Field 'nope' is not defined in struct type 'person'"},
+		{"p", `{"age":"x"}`, "", `In document 'null': Could not parse field 'age' of type int: For input string: "x"`},
+		{"ps", `[{"name":"a"},{"nope":1}]`, "", "Field 'nope' is not defined in struct type 'person'"},
+		{"pm", `{"k":{"tags":["x"]}}`, `{"k":{"tags":["x"]}}`, ""},
+		{"pm", `{"k":{"age":1.5}}`, "", `In document 'null': Could not parse field 'age' of type int: For input string: "1.5"`},
+	} {
+		f, _ := sch.Field(c.field)
+		ft, err := ParseFieldType(f.Type)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := ft.ResolveStructs(sch.Structs).Normalize([]byte(c.in))
+		gotErr := ""
+		if err != nil {
+			gotErr = err.Error()
+		}
+		if string(got) != c.want || gotErr != c.err {
+			t.Errorf("%s %s: %s, %q; want %s, %q", c.field, c.in, got, gotErr, c.want, c.err)
+		}
+	}
+}

@@ -188,7 +188,11 @@ func (h *handler) execute(ctx context.Context, req *request, start time.Time) (*
 	if req.offset < len(matches) {
 		end := min(len(matches), req.offset+req.hits)
 		for _, m := range matches[req.offset:end] {
-			res.hits = append(res.hits, renderHit(m, st.fields, schemas))
+			hh := renderHit(m, st.fields, schemas)
+			// FederationSearcher.search sets each hit's source to the search chain's
+			// id, the content cluster's name, not the document type.
+			hh.source = h.clusterOf(hh.source)
+			res.hits = append(res.hits, hh)
 		}
 	}
 	if req.traceLevel > 0 {
@@ -377,9 +381,12 @@ func (h *handler) clusterOfTypes(types map[string]bool, schemas schemaSet) strin
 
 // checkFieldsExist fails as YqlParser.getIndex does ("Field '%s' does not
 // exist.") for a field a condition names that no searched schema has as a
-// field or field set. "default", sddocname and documentid are always known
-// (the emulator's default index is every string field when no schema
-// declares a "default" field set). Lenient mode knows every field. The
+// field or field set. "default" and sddocname are always known (the
+// emulator's default index is every string field when no schema declares a
+// "default" field set; config-model IndexInfo adds sddocname to every
+// schema's index info). documentid is a summary field only
+// (SummaryClass.DOCUMENT_ID_FIELD), with no index info: Vespa refuses a
+// condition on it, as the JDisc harness (Vespa's YqlParser) shows. Lenient mode knows every field. The
 // operands of sameElement are sub-fields and not checked.
 func checkFieldsExist(n node, schemas schemaSet, types map[string]bool) *resultError {
 	if schemas.lenient() {
@@ -388,7 +395,7 @@ func checkFieldsExist(n node, schemas schemaSet, types map[string]bool) *resultE
 	known := func(path string) bool {
 		top, _, _ := strings.Cut(path, ".")
 		switch top {
-		case defaultIndex, "sddocname", "documentid":
+		case defaultIndex, "sddocname":
 			return true
 		}
 		for t, fs := range schemas.types {

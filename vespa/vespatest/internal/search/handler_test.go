@@ -367,6 +367,9 @@ func TestHandler_ordinaryMistakes(t *testing.T) {
 	for _, tc := range []errorCase{
 		{[]string{"yql", `select * from music where nosuch contains "x"`}, 400, 4, "Could not create query from YQL: Field 'nosuch' does not exist."},
 		{[]string{"yql", `select * from music where true and (popularity > 1 or nosuch = 3)`}, 400, 4, "Field 'nosuch' does not exist."},
+		// documentid is a summary field without index info (config-model SummaryClass,
+		// IndexInfo); Vespa's YqlParser in the JDisc harness refuses it so.
+		{[]string{"yql", `select * from music where documentid contains "id:ns:music::a"`}, 400, 4, "Could not create query from YQL: Field 'documentid' does not exist."},
 		{[]string{"yql", `select * from music where true order by title`}, 400, 4, "Cluster 'music' has no sortable attribute named 'title'"},
 		{[]string{"yql", `select * from music where true`, "sorting", "-nosuch"}, 400, 4, "Cluster 'music' has no sortable attribute named 'nosuch'"},
 		{[]string{"yql", `select * from music where true`, "searchChain", "nosuch"}, 400, 4, "No search chain named 'nosuch' was found"},

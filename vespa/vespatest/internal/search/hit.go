@@ -7,9 +7,12 @@ import (
 	"strings"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/schema"
+	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
-// renderHit builds the rendered hit: documentid as id, the document type as source, and the
+// renderHit builds the rendered hit: documentid as id, the document type as source (the caller
+// puts the cluster in its place), and the
 // fields sddocname, documentid and then the document fields of the default summary (schema order
 // when declared, stored order otherwise; every field in lenient mode). With a YQL field list
 // only those fields are written, and still only summary fields.
@@ -48,6 +51,15 @@ func renderHit(m match, selected []string, schemas schemaSet) hit {
 		}
 		if declared && isTensorType(f.Type) {
 			raw = renderTensor(f.Type, raw)
+			if tt, err := tensor.ParseType(f.Type); err == nil && (tt.CellType() == "float" || tt.CellType() == "bfloat16") {
+				raw = floatCells(raw)
+			}
+		}
+		if declared && f.Type == "predicate" {
+			raw = renderPredicate(raw)
+		}
+		if declared && (f.Type == "float" || f.Type == "array<float>") {
+			raw = renderFloats(raw)
 		}
 		h.fields = append(h.fields, field{Key: name, Val: raw})
 	}
@@ -55,6 +67,107 @@ func renderHit(m match, selected []string, schemas schemaSet) hit {
 		h.fields = append(h.fields, field{Key: "summaryfeatures", Val: m.summaryFeatures})
 	}
 	return h
+}
+
+// floatCells writes every number of a rendered tensor as the float it is:
+// the container decodes a docsum's tensor into float cells, and
+// JsonRenderer's tensor encoding (vespajlib JsonFormat) writes a float cell
+// as a float, 0.1, where a get (document JsonWriter) writes it widened to a
+// double, 0.10000000149011612. Numbers are only in cell values; the type is a
+// string.
+func floatCells(raw json.RawMessage) json.RawMessage {
+	var b strings.Builder
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case inString:
+			b.WriteByte(c)
+			if c == '\\' && i+1 < len(raw) {
+				i++
+				b.WriteByte(raw[i])
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+			b.WriteByte(c)
+		case c == '-' || (c >= '0' && c <= '9'):
+			j := i + 1
+			for j < len(raw) && strings.IndexByte("0123456789.eE+-", raw[j]) >= 0 {
+				j++
+			}
+			f, err := strconv.ParseFloat(string(raw[i:j]), 32)
+			if err != nil || math.IsInf(f, 0) {
+				b.Write(raw[i:j])
+			} else {
+				b.WriteString(javaFloat(f))
+			}
+			i = j - 1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return json.RawMessage(b.String())
+}
+
+// renderFloats writes a float field's value (or an array of them) as the
+// docsum holds it: the float widened to a double (searchsummary
+// slime_filler.cpp and the attribute writers insertDouble a float), so 0.1
+// is 0.10000000149011612 in a hit, where a get writes the float, 0.1.
+func renderFloats(raw json.RawMessage) json.RawMessage {
+	var x any
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if dec.Decode(&x) != nil {
+		return raw
+	}
+	widen := func(n json.Number) string {
+		f, err := n.Float64()
+		if err != nil {
+			return n.String()
+		}
+		return javaDouble(float64(float32(f)))
+	}
+	switch v := x.(type) {
+	case json.Number:
+		return json.RawMessage(widen(v))
+	case []any:
+		parts := make([]string, len(v))
+		for i, e := range v {
+			n, ok := e.(json.Number)
+			if !ok {
+				return raw
+			}
+			parts[i] = widen(n)
+		}
+		return json.RawMessage("[" + strings.Join(parts, ",") + "]")
+	}
+	return raw
+}
+
+// renderPredicate writes a stored predicate as the content node's docsum
+// holds it (schema.Predicate.DocsumString, after document's C++
+// PredicatePrinter).
+func renderPredicate(raw json.RawMessage) json.RawMessage {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return raw
+	}
+	p, err := schema.ParsePredicate(s)
+	if err != nil {
+		return raw // stored values were parsed when they were fed
+	}
+	return jsonx.String(p.DocsumString())
+}
+
+// canonicalTensorType writes a tensor type as Vespa's TensorType.toString
+// does: no cell type when it is double, dimensions sorted by name.
+func canonicalTensorType(typ string) string {
+	if tt, err := tensor.ParseType(typ); err == nil {
+		return tt.String()
+	}
+	return strings.ReplaceAll(typ, " ", "")
 }
 
 func schemaOrder(schemas schemaSet, t string) ([]string, bool) {
@@ -94,7 +207,7 @@ func renderTensor(typ string, raw json.RawMessage) json.RawMessage {
 	}
 	var b strings.Builder
 	b.WriteString(`{"type":`)
-	b.Write(jsonx.String(strings.ReplaceAll(typ, " ", "")))
+	b.Write(jsonx.String(canonicalTensorType(typ)))
 	b.WriteString(`,"values":[`)
 	for i, f := range vec {
 		if i > 0 {

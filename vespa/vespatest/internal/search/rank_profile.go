@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/govespa/govespa/vespa/vespatest/internal/jsonx"
+	"github.com/govespa/govespa/vespa/vespatest/internal/tensor"
 )
 
 // Implicit rank profiles every schema has.
@@ -48,6 +50,7 @@ type resolvedProfile struct {
 	firstPhase, laterPhase string
 	functions              map[string]string
 	inputs                 map[string]string
+	inputTypes             map[string]string // the declared types, "tensor<float>(x[4])", "double"
 	unranked               bool
 	summary, match         []string
 }
@@ -116,6 +119,9 @@ func planRanking(p params, schemas schemaSet, types map[string]bool) (*rankPlan,
 			e := notImplemented(err.Error())
 			return nil, &e
 		}
+		if e := r.checkInputs(p); e != nil {
+			return nil, e
+		}
 		cp, err := r.compile(p, use)
 		if err != nil {
 			e := notImplemented(err.Error())
@@ -157,7 +163,7 @@ func (s schemaSet) resolveProfile(t, name string, depth int) (*resolvedProfile, 
 		}
 		return nil, &notImplementedError{what: fmt.Sprintf("inheriting rank profile '%s', which schema '%s' does not declare", name, t)}
 	}
-	r := &resolvedProfile{functions: map[string]string{}, inputs: map[string]string{}}
+	r := &resolvedProfile{functions: map[string]string{}, inputs: map[string]string{}, inputTypes: map[string]string{}}
 	for _, parent := range decl.Inherits {
 		pr, err := s.resolveProfile(t, parent, depth+1)
 		if err != nil {
@@ -174,6 +180,9 @@ func (s schemaSet) resolveProfile(t, name string, depth int) (*resolvedProfile, 
 		}
 		for k, v := range pr.inputs {
 			r.inputs[k] = v
+		}
+		for k, v := range pr.inputTypes {
+			r.inputTypes[k] = v
 		}
 		if r.summary == nil {
 			r.summary = pr.summary
@@ -202,7 +211,42 @@ func (s schemaSet) resolveProfile(t, name string, depth int) (*resolvedProfile, 
 	for k, v := range decl.Inputs {
 		r.inputs[k] = v
 	}
+	for k, v := range decl.InputTypes {
+		r.inputTypes[k] = v
+	}
 	return r, nil
+}
+
+// checkInputs refuses a query value of a typed input that Vespa's
+// container cannot read as the declared type (container-search
+// RankProfileInputProperties.set: "Could not set 'ranking.features.query(q)'
+// to '…': Could not parse '…' as a tensor of type …", Illegal query, 400),
+// before anything of the profile is evaluated.
+func (r *resolvedProfile) checkInputs(p params) *resultError {
+	for _, name := range slices.Sorted(maps.Keys(r.inputTypes)) {
+		value, ok := p.rankInput(name)
+		if !ok {
+			continue
+		}
+		typ := r.inputTypes[name]
+		var reason error
+		if tt, err := tensor.ParseType(typ); err == nil && strings.HasPrefix(typ, "tensor") && tt.String() != "tensor()" {
+			reason = tt.CheckLiteral(value)
+			typ = tt.String()
+		} else {
+			typ = "tensor()" // a number is a rank-0 tensor
+			v := strings.Trim(strings.TrimSpace(value), "[]")
+			if _, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err != nil {
+				reason = fmt.Errorf("Expected a number")
+			}
+		}
+		if reason != nil {
+			e := illegalQuery(fmt.Sprintf("Could not set 'ranking.features.%s' to '%s': Could not parse '%s' as a tensor of type %s: %v",
+				name, value, value, typ, reason))
+			return &e
+		}
+	}
+	return nil
 }
 
 // compile parses the first phase and reads the query inputs it uses; nil means the default

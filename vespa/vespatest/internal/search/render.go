@@ -226,7 +226,13 @@ func writeRelevance(b *bytes.Buffer, v float64) {
 
 // javaDouble formats a finite float64 as Java's Double.toString does (which Jackson writes):
 // 1.0, 0.25, 1.0E-4, 1.2345678E7.
-func javaDouble(v float64) string {
+func javaDouble(v float64) string { return javaFloating(v, 64) }
+
+// javaFloat formats a finite float32 (held in a float64) as Java's
+// Float.toString does: 0.1, 1.0, 1.0E-7.
+func javaFloat(v float64) string { return javaFloating(v, 32) }
+
+func javaFloating(v float64, bits int) string {
 	if v == 0 {
 		if math.Signbit(v) {
 			return "-0.0"
@@ -235,13 +241,13 @@ func javaDouble(v float64) string {
 	}
 	a := math.Abs(v)
 	if a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(v, 'f', -1, 64)
+		s := strconv.FormatFloat(v, 'f', -1, bits)
 		if !strings.Contains(s, ".") {
 			s += ".0"
 		}
 		return s
 	}
-	s := strconv.FormatFloat(v, 'E', -1, 64) // 1E-04, 1.5E+07
+	s := strconv.FormatFloat(v, 'E', -1, bits) // 1E-04, 1.5E+07
 	mant, exp, _ := strings.Cut(s, "E")
 	if !strings.Contains(mant, ".") {
 		mant += ".0"

@@ -74,6 +74,9 @@ func ParseType(s string) (*Type, error) {
 	return tt, nil
 }
 
+// CellType is the type's cell type: double, float, bfloat16 or int8.
+func (t *Type) CellType() string { return t.cell }
+
 func (t *Type) String() string {
 	var b strings.Builder
 	b.WriteString("tensor")

@@ -34,7 +34,8 @@ import java.util.stream.Stream;
  * <p>
  * Arguments: {@code --schemas DIR} (the .sd files; required), {@code --package DIR} (where to write the
  * application package; a temporary directory by default), {@code --port N} (0 or absent: a free port),
- * {@code --cluster NAME} (the content cluster, "music" by default).
+ * {@code --cluster NAME} (the content cluster, "music" by default), {@code --global A,B} (the globally
+ * distributed document types).
  */
 public final class Main {
 
@@ -46,6 +47,8 @@ public final class Main {
         int port = Integer.parseInt(opts.getOrDefault("port", "0"));
         if (port == 0) port = freePort();
         String cluster = opts.getOrDefault("cluster", "music");
+        Set<String> global = new HashSet<>();
+        for (String g : opts.getOrDefault("global", "").split(",")) if (!g.isBlank()) global.add(g.trim());
 
         List<String> sdFiles = new ArrayList<>();
         try (Stream<Path> s = Files.list(schemas)) {
@@ -55,11 +58,12 @@ public final class Main {
         DocumentmanagerConfig docConfig = Deriver.getDocumentManagerConfig(sdFiles).build();
         Store store = Store.create(docConfig, cluster);
         store.setSummaryFields(summaryFields(sdFiles));
+        store.setFirstPhases(firstPhases(sdFiles));
         List<String> types = new ArrayList<>();
         store.types().getDocumentTypes().keySet().forEach(n -> types.add(n.getName()));
         types.removeIf(t -> t.equals("document") || t.startsWith("vespa."));
 
-        writePackage(app, schemas, sdFiles, port, cluster, types);
+        writePackage(app, schemas, sdFiles, port, cluster, types, global);
         try (Application application = Application.fromApplicationPackage(app, Networking.enable)) {
             waitReady(port);
             System.out.println("READY " + port + " " + (System.nanoTime() - start) / 1_000_000);
@@ -81,14 +85,35 @@ public final class Main {
         return out;
     }
 
-    private static void writePackage(Path app, Path schemas, List<String> sdFiles, int port, String cluster, List<String> types) throws IOException {
+    /** Per document type, the first-phase expression of each rank profile ("" where it has none). */
+    private static Map<String, Map<String, String>> firstPhases(List<String> sdFiles) throws Exception {
+        ApplicationBuilder builder = Deriver.getSchemaBuilder(sdFiles);
+        Map<String, Map<String, String>> out = new HashMap<>();
+        for (Schema schema : builder.getSchemaList()) {
+            Map<String, String> profiles = new HashMap<>();
+            for (var profile : builder.getRankProfileRegistry().rankProfilesOf(schema)) {
+                var first = profile.getFirstPhaseRanking();
+                profiles.put(profile.name(), first == null ? "" : first.getRoot().toString());
+            }
+            out.put(schema.getDocument() != null ? schema.getDocument().getName() : schema.getName(), profiles);
+        }
+        return out;
+    }
+
+    private static void writePackage(Path app, Path schemas, List<String> sdFiles, int port, String cluster, List<String> types,
+                                     Set<String> global) throws IOException {
         Files.createDirectories(app.resolve("schemas"));
         for (String sd : sdFiles) {
             Path from = Path.of(sd);
             Files.copy(from, app.resolve("schemas").resolve(from.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
         StringBuilder docs = new StringBuilder();
-        for (String t : types) docs.append("      <document type=\"").append(t).append("\" mode=\"index\"/>\n");
+        // A type a reference field points to must be global, or the config model refuses the
+        // application (config-model GlobalDistributionValidator); the app's services.xml says which.
+        for (String t : types) {
+            docs.append("      <document type=\"").append(t).append("\" mode=\"index\"")
+                .append(global.contains(t) ? " global=\"true\"" : "").append("/>\n");
+        }
         String services = """
                 <?xml version="1.0" encoding="utf-8"?>
                 <!-- Written by the govespa JDisc harness (integration/jdisc): Vespa's container with
@@ -155,7 +180,7 @@ public final class Main {
         Map<String, String> out = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--") || i + 1 >= args.length)
-                throw new IllegalArgumentException("usage: harness.Main --schemas DIR [--package DIR] [--port N] [--cluster NAME]; bad argument '" + args[i] + "'");
+                throw new IllegalArgumentException("usage: harness.Main --schemas DIR [--package DIR] [--port N] [--cluster NAME] [--global A,B]; bad argument '" + args[i] + "'");
             out.put(args[i].substring(2), args[++i]);
         }
         return out;

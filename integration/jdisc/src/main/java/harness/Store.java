@@ -6,6 +6,9 @@ import com.yahoo.document.Document;
 import com.yahoo.document.DocumentId;
 import com.yahoo.document.DocumentTypeManager;
 import com.yahoo.document.config.DocumentmanagerConfig;
+import com.yahoo.document.serialization.DocumentDeserializerFactory;
+import com.yahoo.document.serialization.DocumentSerializerFactory;
+import com.yahoo.io.GrowableByteBuffer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +42,7 @@ public final class Store {
     private final Faults faults = new Faults();
     private final String cluster;
     private volatile Map<String, Set<String>> summaryFields = Map.of();
+    private volatile Map<String, Map<String, String>> firstPhases = Map.of();
 
     private Store(DocumentmanagerConfig config, String cluster) {
         this.config = config;
@@ -71,6 +75,14 @@ public final class Store {
     /** The fields of type that its default summary holds. */
     public Set<String> summaryFields(String type) { return summaryFields.getOrDefault(type, Set.of()); }
 
+    /** Sets the first-phase expression of each rank profile of each document type (Main sets them). */
+    public void setFirstPhases(Map<String, Map<String, String>> phases) { firstPhases = Map.copyOf(phases); }
+
+    /** The first-phase expression of type's rank profile, "" when it has none, null when there is no such profile. */
+    public String firstPhase(String type, String profile) {
+        return firstPhases.getOrDefault(type, Map.of()).get(profile);
+    }
+
     /** The monitor that serialises the writes to id. */
     public Object lock(DocumentId id) {
         return locks.computeIfAbsent(id.toString(), k -> new Object());
@@ -82,11 +94,26 @@ public final class Store {
         return e == null ? null : e.doc();
     }
 
-    /** Stores doc (or a tombstone for id when doc is null) and returns its new timestamp. */
+    /**
+     * Stores doc (or a tombstone for id when doc is null) and returns its new timestamp. The document
+     * is stored as Vespa's binary document format holds it, serialised and read back, as the content
+     * node keeps what the container sends it: so tensor cells are of their cell type (a float cell
+     * holds a float, a bfloat16 cell a bfloat16) in what a get, a visit or a summary reads, not the
+     * doubles the JSON reader parsed.
+     */
     public long write(DocumentId id, Document doc) {
+        if (doc != null) doc = roundTrip(doc);
         long ts = clock.incrementAndGet();
         entries.put(id.toString(), new Entry(id, doc, ts, buckets.getBucketId(id)));
         return ts;
+    }
+
+    /** doc serialised in the binary document format and deserialised. */
+    private Document roundTrip(Document doc) {
+        GrowableByteBuffer buf = new GrowableByteBuffer();
+        doc.serialize(DocumentSerializerFactory.createHead(buf));
+        buf.flip();
+        return new Document(DocumentDeserializerFactory.createHead(types, buf));
     }
 
     /** The entries (tombstones included) whose bucket is inside superbucket, in ID order. */

@@ -3,12 +3,32 @@ package harness;
 import com.yahoo.data.access.Inspector;
 import com.yahoo.data.access.simple.Value;
 import com.yahoo.document.Document;
+import com.yahoo.document.DocumentId;
 import com.yahoo.document.Field;
+import com.yahoo.document.PositionDataType;
 import com.yahoo.document.datatypes.Array;
+import com.yahoo.document.datatypes.BoolFieldValue;
+import com.yahoo.document.datatypes.DoubleFieldValue;
 import com.yahoo.document.datatypes.FieldValue;
+import com.yahoo.document.datatypes.FloatFieldValue;
+import com.yahoo.document.datatypes.MapFieldValue;
 import com.yahoo.document.datatypes.NumericFieldValue;
+import com.yahoo.document.datatypes.PredicateFieldValue;
+import com.yahoo.document.datatypes.Raw;
+import com.yahoo.document.datatypes.ReferenceFieldValue;
 import com.yahoo.document.datatypes.StringFieldValue;
+import com.yahoo.document.datatypes.Struct;
+import com.yahoo.document.datatypes.StructuredFieldValue;
 import com.yahoo.document.datatypes.TensorFieldValue;
+import com.yahoo.document.datatypes.WeightedSet;
+import com.yahoo.document.predicate.BooleanPredicate;
+import com.yahoo.document.predicate.Conjunction;
+import com.yahoo.document.predicate.Disjunction;
+import com.yahoo.document.predicate.FeatureRange;
+import com.yahoo.document.predicate.FeatureSet;
+import com.yahoo.document.predicate.Negation;
+import com.yahoo.document.predicate.Predicate;
+import com.yahoo.document.predicate.PredicateOperator;
 import com.yahoo.search.Query;
 import com.yahoo.search.Result;
 import com.yahoo.search.Searcher;
@@ -21,9 +41,12 @@ import com.yahoo.search.schema.SchemaInfo;
 import com.yahoo.search.searchchain.Execution;
 import com.yahoo.tensor.Tensor;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -59,11 +82,16 @@ public final class StoreSearcher extends Searcher {
     @Override
     public Result search(Query query, Execution execution) {
         Store store = Store.get();
-        Schema schema = schema(query);
+        Schema schema = schema(query, store);
         if (schema != null && !schema.rankProfiles().containsKey(query.getRanking().getProfile())) {
             // As VespaBackend.search words it (Schema.toString is "schema 'music'").
             return new Result(query, ErrorMessage.createInvalidQueryParameter(schema +
                     " does not contain requested rank profile '" + query.getRanking().getProfile() + "'"));
+        }
+        String unranked = uncomputedRanking(query, store, schemas(query, store));
+        if (unranked != null) {
+            // Said, not faked: as the emulator answers what it does not implement (vespatest doc).
+            return new Result(query, new ErrorMessage(501, "Not implemented", unranked));
         }
         long sleep = Math.min(MAX_SLEEP_MILLIS, query.properties().getLong("harness.sleep", 0L));
         if (sleep > 0) {
@@ -82,12 +110,12 @@ public final class StoreSearcher extends Searcher {
         } catch (IllegalArgumentException e) {
             return new Result(query, ErrorMessage.createIllegalQuery(e.getMessage()));
         }
-        Set<String> restrict = query.getModel().getRestrict();
+        Set<String> schemas = schemas(query, store);
         List<QueryMatcher.Match> matches = new ArrayList<>();
         int searched = 0;
         for (Document doc : store.documents()) {
             String type = doc.getDataType().getName();
-            if (!restrict.isEmpty() && !restrict.contains(type)) continue;
+            if (schemas != null && !schemas.contains(type)) continue;
             searched++;
             QueryMatcher.Match m = matcher.match(doc);
             if (m != null) matches.add(m);
@@ -105,6 +133,46 @@ public final class StoreSearcher extends Searcher {
             result.hits().add(hit(store, m, selected));
         }
         return result;
+    }
+
+    /**
+     * Why the harness cannot rank the query as Vespa would, or null when it can: it computes
+     * closeness for a nearestNeighbor query and BM25 of the matched words otherwise ({@link
+     * QueryMatcher}), so a rank profile whose first phase is another expression (tensor functions,
+     * attributes, query inputs) would get a relevance that only looks right. Profiles without a
+     * first phase of their own (default, unranked) keep the harness's relevance, which the suite
+     * never compares.
+     */
+    private static String uncomputedRanking(Query query, Store store, Set<String> searched) {
+        String profile = query.getRanking().getProfile();
+        Set<String> types = new java.util.TreeSet<>();
+        if (searched != null) types.addAll(searched);
+        else for (var t : store.types().getDocumentTypes().keySet()) types.add(t.getName());
+        for (String type : types) {
+            String expr = store.firstPhase(type, profile);
+            if (expr == null || expr.isEmpty() || COMPUTED.matcher(expr).matches()) continue;
+            if (profile.equals("default") || profile.equals("unranked")) continue;
+            return "rank profile '" + profile + "' of schema '" + type + "': the JDisc harness does not compute the first-phase expression '" +
+                   expr + "' (it ranks by bm25 of the matched words, or closeness for nearestNeighbor)";
+        }
+        return null;
+    }
+
+    /** The first-phase expressions the harness computes: one bm25 or closeness feature. */
+    private static final java.util.regex.Pattern COMPUTED =
+            java.util.regex.Pattern.compile("\\s*(bm25\\(\\w+\\)|closeness\\(\\s*field\\s*,\\s*\\w+\\s*\\))\\s*");
+
+    /**
+     * The document types the query searches, null for all: as container-search
+     * ClusterSearcher.resolveSchemas picks them, the restrict when it is set, else the sources,
+     * where a source naming the content cluster stands for all its types (resolveSourceSubset).
+     */
+    private static Set<String> schemas(Query query, Store store) {
+        Set<String> restrict = query.getModel().getRestrict();
+        if (restrict != null && !restrict.isEmpty()) return restrict;
+        Set<String> sources = query.getModel().getSources();
+        if (sources == null || sources.isEmpty() || sources.contains(store.cluster())) return null;
+        return sources;
     }
 
     /** The coverage of a query that searched searched documents, degraded as harness.degraded says. */
@@ -130,13 +198,14 @@ public final class StoreSearcher extends Searcher {
     }
 
     /**
-     * The schema whose rank profiles the query must name, as VespaBackend.getDocumentDatabase picks it:
-     * the one restrict names when it names exactly one known schema, else the first (the default).
+     * The schema whose rank profiles the query must name, as VespaBackend.getDocumentDatabase picks it
+     * after ClusterSearcher has resolved the searched types ({@link #schemas}): the one searched
+     * type when there is exactly one known schema among them, else the first (the default).
      */
-    private Schema schema(Query query) {
-        Set<String> restrict = query.getModel().getRestrict();
-        if (restrict.size() == 1) {
-            Schema s = schemaInfo.schemas().get(restrict.iterator().next());
+    private Schema schema(Query query, Store store) {
+        Set<String> searched = schemas(query, store);
+        if (searched != null && searched.size() == 1) {
+            Schema s = schemaInfo.schemas().get(searched.iterator().next());
             if (s != null) return s;
         }
         return schemaInfo.schemas().values().stream().findFirst().orElse(null);
@@ -161,32 +230,173 @@ public final class StoreSearcher extends Searcher {
         for (Field f : doc.getDataType().getFields()) {
             if (!summary.contains(f.getName()) || (!all && !selected.contains(f.getName()))) continue;
             FieldValue v = doc.getFieldValue(f);
-            if (v != null) hit.setField(f.getName(), render(v));
+            Object rendered = v == null ? null : render(v);
+            if (rendered != null) hit.setField(f.getName(), rendered);
         }
         hit.setFilled("default");
         return hit;
     }
 
-    /** A field value as a docsum would hold it. */
-    private static Object render(FieldValue v) {
-        if (v instanceof StringFieldValue s) return s.getString();
-        if (v instanceof NumericFieldValue n) return n.getNumber();
+    /**
+     * A field value as Vespa's docsum holds it when the container renders it: what the content
+     * node's SlimeFiller (searchsummary slime_filler.cpp) and attribute writers (attributedfw.cpp,
+     * geoposdfw.cpp) put in the summary Slime, as an {@link Inspector}, so that Vespa's own
+     * JsonRenderer turns it into JSON: integers as longs, float and double as doubles, bool as a
+     * bool, a position as {"lat","lng"} in degrees, a struct as an object, an array as an array, a
+     * weighted set as [{"item","weight"}] and a map as [{"key","value"}] (which the renderer writes
+     * as JSON objects), raw as data (base64 in JSON), a reference as its document ID (empty when
+     * unset), a predicate in the C++ PredicatePrinter's form. Tensors stay Tensors, as the
+     * container decodes the docsum's tensor data into them. Empty collections are left out
+     * (SlimeFiller.empty_or_empty_after_filtering).
+     */
+    static Object render(FieldValue v) {
         if (v instanceof TensorFieldValue t) return t.getTensor().orElse(null);
-        if (v instanceof Array<?> a) {
-            Value.ArrayValue out = new Value.ArrayValue();
-            for (Object e : a.getValues()) out.add(inspector((FieldValue) e));
-            return out;
-        }
-        return v.toString();
+        if (v instanceof StringFieldValue s) return s.getString();
+        return inspector(v);
     }
 
-    private static Inspector inspector(FieldValue v) {
+    /** The Slime SlimeFiller would write for v, or null for an empty collection or unset value. */
+    static Inspector inspector(FieldValue v) {
         if (v instanceof StringFieldValue s) return new Value.StringValue(s.getString());
-        if (v instanceof NumericFieldValue n) {
-            Number x = n.getNumber();
-            return (x instanceof Double || x instanceof Float) ? new Value.DoubleValue(x.doubleValue()) : new Value.LongValue(x.longValue());
+        if (v instanceof BoolFieldValue b) return new Value.BoolValue(b.getBoolean());
+        if (v instanceof FloatFieldValue || v instanceof DoubleFieldValue) {
+            return new Value.DoubleValue(((NumericFieldValue) v).getNumber().doubleValue());
         }
-        return new Value.StringValue(v.toString());
+        if (v instanceof NumericFieldValue n) return new Value.LongValue(n.getNumber().longValue());
+        if (v instanceof Raw r) {
+            ByteBuffer buf = r.getByteBuffer().duplicate();
+            buf.rewind();
+            byte[] data = new byte[buf.remaining()];
+            buf.get(data);
+            return new Value.DataValue(data);
+        }
+        if (v instanceof ReferenceFieldValue ref) {
+            return new Value.StringValue(ref.getDocumentId().map(DocumentId::toString).orElse(""));
+        }
+        if (v instanceof PredicateFieldValue p) {
+            return p.getPredicate() == null ? null : new Value.StringValue(printPredicate(p.getPredicate()));
+        }
+        if (v instanceof Struct st && st.getDataType().equals(PositionDataType.INSTANCE)) {
+            FieldValue x = st.getFieldValue(PositionDataType.FIELD_X), y = st.getFieldValue(PositionDataType.FIELD_Y);
+            if (x instanceof NumericFieldValue xn && y instanceof NumericFieldValue yn) {
+                Value.ObjectValue o = new Value.ObjectValue();
+                o.put("lat", yn.getNumber().intValue() / 1.0e6);
+                o.put("lng", xn.getNumber().intValue() / 1.0e6);
+                return o;
+            }
+        }
+        if (v instanceof StructuredFieldValue st) {
+            Value.ObjectValue o = new Value.ObjectValue();
+            for (Iterator<Map.Entry<Field, FieldValue>> it = st.iterator(); it.hasNext(); ) {
+                Map.Entry<Field, FieldValue> e = it.next();
+                Inspector sub = inspector(e.getValue());
+                if (sub != null) o.put(e.getKey().getName(), sub);
+            }
+            return o;
+        }
+        if (v instanceof WeightedSet<?> ws) {
+            if (ws.isEmpty()) return null;
+            Value.ArrayValue a = new Value.ArrayValue();
+            for (Map.Entry<? extends FieldValue, Integer> e : ws.entrySet()) {
+                Value.ObjectValue o = new Value.ObjectValue();
+                o.put("item", inspector(e.getKey()));
+                o.put("weight", new Value.LongValue(e.getValue()));
+                a.add(o);
+            }
+            return a;
+        }
+        if (v instanceof MapFieldValue<?, ?> m) {
+            if (m.isEmpty()) return null;
+            Value.ArrayValue a = new Value.ArrayValue();
+            for (Map.Entry<? extends FieldValue, ? extends FieldValue> e : m.entrySet()) {
+                Value.ObjectValue o = new Value.ObjectValue();
+                o.put("key", inspector(e.getKey()));
+                Inspector value = inspector(e.getValue());
+                o.put("value", value == null ? new Value.EmptyValue() : value);
+                a.add(o);
+            }
+            return a;
+        }
+        if (v instanceof Array<?> arr) {
+            if (arr.isEmpty()) return null;
+            Value.ArrayValue a = new Value.ArrayValue();
+            for (Object e : arr.getValues()) {
+                Inspector sub = inspector((FieldValue) e);
+                if (sub != null) a.add(sub);
+            }
+            return a;
+        }
+        throw new IllegalArgumentException("harness: no docsum rendering of " + v.getDataType().getName() + " values");
+    }
+
+    /**
+     * A predicate as the content node prints it into a docsum: document's C++ PredicatePrinter
+     * (predicate_printer.cpp) over the predicate's Slime, which quotes every key and value in
+     * single quotes, puts each conjunction and disjunction in parentheses and writes a negated
+     * feature as "'k' not in [...]".
+     */
+    static String printPredicate(Predicate p) {
+        StringBuilder out = new StringBuilder();
+        printPredicate(p, false, out);
+        return out.toString();
+    }
+
+    private static void printPredicate(Predicate p, boolean negated, StringBuilder out) {
+        if (p instanceof FeatureSet fs) {
+            quote(fs.getKey(), out);
+            out.append(negated ? " not in [" : " in [");
+            boolean first = true;
+            for (String value : fs.getValues()) {
+                if (!first) out.append(',');
+                first = false;
+                quote(value, out);
+            }
+            out.append(']');
+        } else if (p instanceof FeatureRange fr) {
+            quote(fr.getKey(), out);
+            out.append(negated ? " not in [" : " in [");
+            if (fr.getFromInclusive() != null) out.append(fr.getFromInclusive());
+            out.append("..");
+            if (fr.getToInclusive() != null) out.append(fr.getToInclusive());
+            out.append(']');
+        } else if (p instanceof Negation n) {
+            printPredicate(n.getOperand(), !negated, out);
+        } else if (p instanceof Conjunction || p instanceof Disjunction) {
+            if (negated) out.append("not ");
+            out.append('(');
+            List<Predicate> ops = ((PredicateOperator) p).getOperands();
+            for (int i = 0; i < ops.size(); i++) {
+                if (i > 0) out.append(p instanceof Conjunction ? " and " : " or ");
+                printPredicate(ops.get(i), false, out);
+            }
+            out.append(')');
+        } else if (p instanceof BooleanPredicate b) {
+            // PredicatePrinter.visitTrue/visitFalse ignore negation, as here.
+            out.append(b.getValue() ? "true" : "false");
+        } else {
+            throw new IllegalArgumentException("harness: cannot print predicate node " + p.getClass().getSimpleName());
+        }
+    }
+
+    /** A quoted string as vespalib StringUtil::escape(s, '\'') writes it. */
+    private static void quote(String s, StringBuilder out) {
+        out.append('\'');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '\\' -> out.append("\\\\");
+                case '\'' -> out.append("\\'");
+                case '\n' -> out.append("\\n");
+                case '\t' -> out.append("\\t");
+                case '\r' -> out.append("\\r");
+                case '\f' -> out.append("\\f");
+                default -> {
+                    if (c < 0x20) out.append(String.format("\\x%02X", (int) c));
+                    else out.append(c);
+                }
+            }
+        }
+        out.append('\'');
     }
 
     /** The query's sort order, else relevance, descending; ties by document ID. */
