@@ -154,6 +154,6 @@ func ExampleHits() {
 		fmt.Printf("%s %s %.2f %s\n", h.ID, h.Source, h.Relevance, h.Fields.Title)
 	}
 	// Output:
-	// id:ns:song::1 song 0.75 Love love love
-	// id:ns:song::4 song 0.67 Love love
+	// id:ns:song::1 content 0.75 Love love love
+	// id:ns:song::4 content 0.67 Love love
 }
