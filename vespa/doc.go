@@ -21,7 +21,8 @@
 // [WithCertificate] for mutual TLS, [WithCAFile] for a private CA,
 // [WithTimeout] for Vespa's default operation timeout, [WithLogger] for
 // debug logs, [WithConnections] and [WithHTTPVersion] for the connection
-// pool.
+// pool. [WithSchema] checks every put and update against the application's
+// schemas (from [schema.ParseDir]) before it is sent.
 //
 // Per-operation parameters (test-and-set condition, create, route, timeout,
 // trace level, field set, cluster, dry run) are the plain struct

@@ -40,7 +40,8 @@ func GetInto[T any](ctx context.Context, c *Client, id DocumentID, opts Operatio
 // document. fields is a struct (with json tags), a map, or the JSON object
 // of the fields as json.RawMessage or []byte; it is sent as
 // {"fields": <fields>}. opts.Condition, Create, Route, Timeout, TraceLevel
-// and DryRun apply.
+// and DryRun apply. Under [WithSchema] the fields are checked first, and
+// what does not fit is an [*EncodeError] with nothing sent.
 func (c *Client) Put(ctx context.Context, id DocumentID, fields any, opts OperationOptions) (*Result, error) {
 	return c.doEncoded(ctx, OpPut, id, fields, putBody, opts)
 }
@@ -49,7 +50,8 @@ func (c *Client) Put(ctx context.Context, id DocumentID, fields any, opts Operat
 // [Update]) built with its methods, or the whole update body, such as
 // {"fields":{"n":{"increment":1}}}, as json.RawMessage or []byte, or any
 // other value that encoding/json turns into that body. Updating a missing
-// document succeeds (200) without effect unless opts.Create is set.
+// document succeeds (200) without effect unless opts.Create is set. Under
+// [WithSchema] the update is checked first, as for [Client.Put].
 func (c *Client) Update(ctx context.Context, id DocumentID, update any, opts OperationOptions) (*Result, error) {
 	return c.doEncoded(ctx, OpUpdate, id, update, updateBody, opts)
 }
@@ -64,7 +66,8 @@ func (c *Client) Remove(ctx context.Context, id DocumentID, opts OperationOption
 
 // doEncoded is do with the body encode(v). A value that does not encode is
 // an [*EncodeError] of the operation ("put", "update") matching
-// [ErrInvalidDocument], and nothing is sent.
+// [ErrInvalidDocument], and nothing is sent (as for a body that does not fit
+// the schemas of [WithSchema], which do checks).
 func (c *Client) doEncoded(ctx context.Context, kind OperationKind, id DocumentID, v any, encode func(any) ([]byte, error), opts OperationOptions) (*Result, error) {
 	body, err := encode(v)
 	if err != nil {
@@ -74,12 +77,17 @@ func (c *Client) doEncoded(ctx context.Context, kind OperationKind, id DocumentI
 }
 
 // do runs one operation under the client's policy and turns a non-2xx
-// outcome into an *Error. A non-idempotent operation (see
+// outcome into an *Error. Under [WithSchema] it first checks the operation
+// (the one place where the sync client does): one that does not fit is an
+// *EncodeError, and nothing is sent. A non-idempotent operation (see
 // [OperationOptions.Resend]) is not re-sent after a connection error that
 // may have reached the server. When ctx ends while the policy waits, the
 // error matches both ctx's error and the last outcome.
 func (c *Client) do(ctx context.Context, kind OperationKind, id DocumentID, body []byte, opts OperationOptions) (*Result, error) {
 	if err := id.validateFast(); err != nil {
+		return nil, err
+	}
+	if err := c.checkSchema(kind, id, body); err != nil { // WithSchema; nothing sent
 		return nil, err
 	}
 	policy := c.policy

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/govespa/govespa/vespa/retries"
+	"github.com/govespa/govespa/vespa/schema"
 )
 
 // Option configures a [Client] at [NewClient]. Options are sealed: only this
@@ -225,9 +226,10 @@ type config struct {
 	wrapper        func(http.RoundTripper) http.RoundTripper
 	docLimit       int64
 	visitLimit     int64
-	baseTransport  http.RoundTripper // tests only: replaces the *http.Transport
-	patience       time.Duration     // WithConnectPatience
-	reach          *reach            // made by NewClient, shared by every transport of the client
+	baseTransport  http.RoundTripper   // tests only: replaces the *http.Transport
+	patience       time.Duration       // WithConnectPatience
+	reach          *reach              // made by NewClient, shared by every transport of the client
+	schema         *schema.Application // WithSchema
 }
 
 func defaultConfig() config {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"reflect"
 	"slices"
 	"strconv"
 )
@@ -58,9 +60,13 @@ func (t *DenseTensor[T]) UnmarshalJSON(data []byte) error {
 		w.Cells, w.Values = w.Values, nil
 	}
 	if len(w.Values) > 0 {
-		var vs []T
-		if err := json.Unmarshal(w.Values, &vs); err != nil {
+		var cs []cell[T]
+		if err := json.Unmarshal(w.Values, &cs); err != nil {
 			return fmt.Errorf("vespa: dense tensor values: %w", err)
+		}
+		vs := make([]T, len(cs))
+		for i, c := range cs {
+			vs[i] = c.v
 		}
 		*t = vs
 		return nil
@@ -81,7 +87,7 @@ func isVerbose(arr []byte) bool {
 func (t *DenseTensor[T]) readCells(raw []byte) error {
 	var cells []struct {
 		Address map[string]string `json:"address"`
-		Value   T                 `json:"value"`
+		Value   cell[T]           `json:"value"`
 	}
 	if err := json.Unmarshal(raw, &cells); err != nil {
 		return fmt.Errorf("vespa: dense tensor cells: %w", err)
@@ -97,7 +103,7 @@ func (t *DenseTensor[T]) readCells(raw []byte) error {
 			if err != nil || i < 0 || i >= len(vs) || seen[i] {
 				return fmt.Errorf("vespa: dense tensor cell address %q: not an index in 0..%d, or given twice", label, len(vs)-1)
 			}
-			vs[i], seen[i] = c.Value, true
+			vs[i], seen[i] = c.Value.v, true
 		}
 	}
 	*t = vs
@@ -146,9 +152,13 @@ func (t *MappedTensor[T]) UnmarshalJSON(data []byte) error {
 	if len(cells) > 0 && cells[0] == '[' {
 		return t.readCells(cells)
 	}
-	var m map[string]T
-	if err := json.Unmarshal(cells, &m); err != nil {
+	var cs map[string]cell[T]
+	if err := json.Unmarshal(cells, &cs); err != nil {
 		return fmt.Errorf("vespa: mapped tensor cells: %w", err)
+	}
+	m := make(MappedTensor[T], len(cs))
+	for label, c := range cs {
+		m[label] = c.v
 	}
 	*t = m
 	return nil
@@ -169,7 +179,7 @@ func wrapperOnly(o map[string]json.RawMessage) bool {
 func (t *MappedTensor[T]) readCells(raw []byte) error {
 	var cells []struct {
 		Address map[string]string `json:"address"`
-		Value   T                 `json:"value"`
+		Value   cell[T]           `json:"value"`
 	}
 	if err := json.Unmarshal(raw, &cells); err != nil {
 		return fmt.Errorf("vespa: mapped tensor cells: %w", err)
@@ -180,7 +190,7 @@ func (t *MappedTensor[T]) readCells(raw []byte) error {
 			return fmt.Errorf("vespa: mapped tensor cell address %v: want one dimension", c.Address)
 		}
 		for _, label := range c.Address {
-			m[label] = c.Value
+			m[label] = c.Value.v
 		}
 	}
 	*t = m
@@ -195,4 +205,26 @@ func (t MappedTensor[T]) Labels() []string {
 	}
 	slices.Sort(ls)
 	return ls
+}
+
+// cell is one cell value as JSON has it. Vespa renders every cell of a
+// query result or a get as a double (JsonFormat writes the cells of an int8
+// tensor as 5.0), so an int8 cell is read from any number that is a whole
+// number in range; float cells are read as encoding/json reads them.
+type cell[T CellValue] struct{ v T }
+
+// UnmarshalJSON reads a cell value.
+func (c *cell[T]) UnmarshalJSON(data []byte) error {
+	if reflect.TypeFor[T]().Kind() != reflect.Int8 {
+		return json.Unmarshal(data, &c.v)
+	}
+	var f float64
+	if err := json.Unmarshal(data, &f); err != nil {
+		return err
+	}
+	if f != math.Trunc(f) || f < math.MinInt8 || f > math.MaxInt8 {
+		return fmt.Errorf("cell value %s is not an int8", data)
+	}
+	c.v = T(f)
+	return nil
 }

@@ -68,7 +68,8 @@ type SelectionRequest struct {
 // apply a non-idempotent update (an increment) twice to the documents it
 // had already updated. The first error ends the call: the other slices are
 // stopped, and the count so far is returned with that error, an [*Error]
-// for a status other than 2xx.
+// for a status other than 2xx. Under [WithSchema] an update that does not
+// fit req.DocType is an [*EncodeError] and nothing is sent.
 func (c *Client) UpdateWhere(ctx context.Context, req SelectionRequest, update any) (int64, error) {
 	if req.Namespace == "" || req.DocType == "" {
 		return 0, errors.New("vespa: UpdateWhere: Namespace and DocType are required")
@@ -76,6 +77,9 @@ func (c *Client) UpdateWhere(ctx context.Context, req SelectionRequest, update a
 	body, err := updateBody(update)
 	if err != nil {
 		return 0, &Error{Op: "update-where", Err: err}
+	}
+	if err := c.checkUpdateWhere(req.DocType, body); err != nil {
+		return 0, err
 	}
 	return c.massOperation(ctx, "update-where", http.MethodPut, req, body)
 }

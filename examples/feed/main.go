@@ -5,7 +5,12 @@
 //
 // "-" reads standard input, which -journal records only under the name given
 // by -stdin-name (two different streams on stdin must never skip each
-// other). The exit status is 0 when every operation
+// other). -app DIR checks each put, update and remove against the schemas
+// of the application package in DIR before it is sent: one that does not
+// fit (a misspelt field, a value of the wrong type, a tensor of the wrong
+// shape, an update operation its field does not take, an unknown document
+// type) fails on its line, naming the document ID and the field, nothing is
+// sent for it, and the rest is fed. The exit status is 0 when every operation
 // succeeded, 1 when any failed, and 2 on bad usage or unreadable input.
 // A progress bar is drawn on stderr when it is a terminal.
 package main
@@ -35,6 +40,7 @@ import (
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/feed"
 	"github.com/govespa/govespa/vespa/retries"
+	"github.com/govespa/govespa/vespa/schema"
 )
 
 // maxFailures is how many failures the summary lists.
@@ -66,6 +72,8 @@ type options struct {
 	netHTTP2      bool
 	stopOnBadLine bool
 	patience      time.Duration
+	appDir        string
+	app           *schema.Application // read from appDir
 	files         []string
 }
 
@@ -91,7 +99,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.insecure, "insecure", false, "skip server certificate verification (tests only)")
 	fs.BoolVar(&o.http1, "http1", false, "use HTTP/1.1 instead of HTTP/2")
 	fs.BoolVar(&o.netHTTP2, "net-http2", false, "use net/http's HTTP/2 instead of govespa's batching transport")
-	fs.BoolVar(&o.stopOnBadLine, "stop-on-bad-line", false, "stop at the first malformed operation")
+	fs.BoolVar(&o.stopOnBadLine, "stop-on-bad-line", false, "stop at the first malformed operation (with -app, also at the first that does not fit the schemas)")
+	fs.StringVar(&o.appDir, "app", "", "application package `dir` (its schemas/*.sd): check each operation against its schemas before it is sent")
 	fs.DurationVar(&o.patience, "connect-patience", vespa.DefaultConnectPatience, "how long refused connections are retried before the first connection; then the feed stops (negative: retried until -timeout, for a Vespa still starting)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -109,6 +118,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, err
 	}
 	o.credOptions = creds
+	if o.appDir != "" {
+		// A package that does not parse is bad usage, named by file and line.
+		if o.app, err = schema.ParseDir(o.appDir); err != nil {
+			return o, fmt.Errorf("-app %s: %w", o.appDir, err)
+		}
+	}
 	return o, nil
 }
 
@@ -246,6 +261,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Route:              o.route,
 		Compression:        compression,
 		StopAtFirstBadLine: o.stopOnBadLine,
+		Schema:             o.app,
 		Journal:            journal,
 		OnOutcome:          failures.add,
 	})
@@ -299,7 +315,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if err := f.FeedReader(ctx, source, r); err != nil {
 			var pe *feed.ParseError
 			switch {
-			case errors.As(err, &pe):
+			case errors.As(err, &pe), errors.Is(err, feed.ErrInvalidOperation): // -stop-on-bad-line
 				fmt.Fprintln(stderr, err)
 				status = cli.ExitFailed
 			case ctx.Err() != nil: // said below, once the feeder has closed

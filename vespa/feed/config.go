@@ -172,12 +172,18 @@ type Config struct {
 	// refused with an error matching [ErrInvalidOperation] and
 	// [schema.ErrInvalidDocument] that names the document ID, the field,
 	// what was expected and, from a feed file, its line; nothing is sent for
-	// it and the feed goes on. Load it with [schema.ParseDir].
+	// it and the feed goes on. Load it with [schema.ParseDir]. Nil means
+	// the client's, [vespa.WithSchema] (see [vespa.Client.Schema]), if it
+	// has one: a client that checks what it sends checks it through a
+	// feeder too. The check reads each operation's JSON once, in place
+	// (see BenchmarkFeedSchemaCheck for its share of the feeder's CPU).
 	Schema *schema.Application
 
 	// StopAtFirstBadLine makes [Feeder.Feed] and [Feeder.FeedReader] stop at
-	// the first malformed operation, returning its [*ParseError], instead of
-	// reporting it as a failure and going on.
+	// the first malformed operation, returning its [*ParseError], or at the
+	// first one [Feeder.Enqueue] refuses ([ErrInvalidOperation]: an invalid
+	// document ID, or one that does not fit [Config.Schema]), returning that
+	// error, instead of reporting it as a failure and going on.
 	StopAtFirstBadLine bool
 
 	// Journal, when set, records the operations of feed files that Vespa
@@ -216,6 +222,9 @@ type Config struct {
 func (cfg Config) withDefaults(client *vespa.Client) (Config, error) {
 	if cfg.Connections <= 0 {
 		cfg.Connections = client.Connections()
+	}
+	if cfg.Schema == nil {
+		cfg.Schema = client.Schema()
 	}
 	if cfg.MinInflight <= 0 {
 		cfg.MinInflight = DefaultMinInflightPerConnection * cfg.Connections

@@ -3,8 +3,10 @@ package query
 // Typed field references: a field of a schema with the YQL operators Vespa
 // takes for its type, so that a condition the field cannot answer does not
 // compile. cmd/vespagen writes one per searchable field of an application
-// package (music.Year.Lt(1990), music.Title.Contains("love")); they can also
-// be declared by hand:
+// package, a package-level variable named after its field
+// (music.Year.Lt(1990), music.Title.Contains("love")), or per schema the
+// fields of one variable when a package holds several
+// (rich.SongFields.Year); they can also be declared by hand:
 //
 //	var year = query.IntegerFieldOf[int32]("year")
 //	q := query.Select().From("music").Where(year.Lt(1990))

@@ -16,6 +16,7 @@ var (
 	live       = query.BoolField("live")
 	genres     = query.WeightedSetField[string]("genres")
 	ids        = query.WeightedSetField[int64]("ids")
+	ids32      = query.WeightedSetField[int32]("ids") // a weightedset<int>, as cmd/vespagen declares it
 	embedding  = query.TensorField("embedding")
 	location   = query.PositionField("location")
 	target     = query.PredicateField("target")
@@ -46,13 +47,16 @@ func TestTypedFields_RenderAsTheirFunctions(t *testing.T) {
 		{"string onear", title.ONear("a", "b"), query.ONear("title", "a", "b")},
 		{"string equiv", title.Equiv("a", "b"), query.Equiv("title", "a", "b")},
 		{"string matches", title.Matches("^a"), query.Matches("title", "^a")},
-		{"string fuzzy", title.Fuzzy("lvoe"), query.Fuzzy("title", "lvoe")},
+		{"string fuzzy", title.Fuzzy("luv"), query.Fuzzy("title", "luv")},
 		{"string in", title.In("a", "b"), query.InStrings("title", "a", "b")},
 		{"bool", live.Is(true), query.Equal("live", true)},
 		{"string set contains", genres.Contains("rock"), query.Contains("genres", "rock")},
 		{"int set contains", ids.Contains(7), query.Equal("ids", int64(7))},
 		{"set weightedSet", genres.WeightedSet(map[string]int{"a": 1}), query.WeightedSet("genres", map[string]int{"a": 1})},
 		{"set dotProduct", ids.DotProduct(map[int64]int{3: 2}), query.DotProduct("ids", map[int64]int{3: 2})},
+		{"int32 set dotProduct", ids32.DotProduct(map[int32]int{3: 2, -1: 4}), query.DotProduct("ids", map[int64]int{-1: 4, 3: 2})},
+		{"int32 set wand", ids32.Wand(map[int32]int{7: 1}), query.Wand("ids", map[int]int{7: 1})},
+		{"int32 set contains", ids32.Contains(7), query.Equal("ids", 7)},
 		{"set wand", genres.Wand(map[string]int{"a": 1}), query.Wand("genres", map[string]int{"a": 1})},
 		{"tensor", embedding.NearestNeighbor("q", 10), query.NearestNeighbor("embedding", "q", 10)},
 		{"position", location.Within(37.4, -122, "10 km"), query.GeoLocation("location", 37.4, -122, "10 km")},

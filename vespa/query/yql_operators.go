@@ -21,8 +21,11 @@ type weighted struct {
 }
 
 // Token is the type of the tokens of [WeightedSet], [DotProduct] and
-// [Wand]: strings, or integers for integer fields.
-type Token interface{ ~string | ~int | ~int64 }
+// [Wand]: strings, or integers for integer fields (int32 for the keys of a
+// weightedset<int>).
+type Token interface {
+	~string | ~int | ~int32 | ~int64
+}
 
 func weightedVals[K Token](weights map[K]int) []any {
 	keys := slices.SortedFunc(maps.Keys(weights), cmp.Compare[K])

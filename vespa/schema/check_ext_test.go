@@ -144,10 +144,14 @@ func TestCheckUpdate(t *testing.T) {
 	}
 }
 
-// BenchmarkCheckPut checks a put with a 384-cell dense tensor.
+// BenchmarkCheckPut checks a put of the music schema of
+// integration/testdata/app: a small one (title, year, tags) and the same
+// with a 384-cell dense tensor.
 func BenchmarkCheckPut(b *testing.B) {
 	s, err := schema.Parse("m.sd", []byte(`schema m { document m {
         field title type string { indexing: summary }
+        field year type int { indexing: summary | attribute }
+        field tags type array<string> { indexing: summary | attribute }
         field embedding type tensor<float>(x[384]) { indexing: attribute } } }`))
 	if err != nil {
 		b.Fatal(err)
@@ -156,8 +160,9 @@ func BenchmarkCheckPut(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	small := `{"title":"A Head Full of Dreams","year":2015,"tags":["pop","rock","live"]`
 	var sb strings.Builder
-	sb.WriteString(`{"title":"A Head Full of Dreams","embedding":{"values":[`)
+	sb.WriteString(small + `,"embedding":{"values":[`)
 	for i := range 384 {
 		if i > 0 {
 			sb.WriteByte(',')
@@ -165,11 +170,15 @@ func BenchmarkCheckPut(b *testing.B) {
 		sb.WriteString(strconv.FormatFloat(float64(i%97)/97-0.5, 'f', 6, 64))
 	}
 	sb.WriteString(`]}}`)
-	fields := []byte(sb.String())
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := a.CheckPut("m", fields); err != nil {
-			b.Fatal(err)
-		}
+	for _, doc := range []struct{ name, fields string }{{"small", small + "}"}, {"embedding384", sb.String()}} {
+		fields := []byte(doc.fields)
+		b.Run(doc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := a.CheckPut("m", fields); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"testing"
 )
@@ -40,6 +42,33 @@ func FuzzCheckPut(f *testing.F) {
 			if err != nil && !errors.As(err, &ce) {
 				t.Fatalf("%q: %v is not a *CheckError", fields, err)
 			}
+		}
+	})
+}
+
+// FuzzFlatNumbers: the count of a flat array of numbers (the dense
+// tensor's hot path) agrees with encoding/json on every flat array of
+// numbers that is JSON, and takes nothing else that is JSON for one; what
+// it takes that is not JSON ("[1,,2]") is Vespa's to refuse.
+func FuzzFlatNumbers(f *testing.F) {
+	for _, seed := range []string{
+		`[1,2,3]`, ` [ -0.5 , 1e3,2E-7 ] `, `[]`, `[ ]`, `[01]`, `[1.]`, `[1,]`, `[-]`, `[1e]`, `[0.12345678901234,-98765432109876]`,
+		"[1,\n2]", `[1 2]`, `[1]x`, `["1"]`, `[[1]]`, `[1,2`, `[12345678,123456789e+12345678]`, `[true]`, `[null]`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		n, ok := flatNumbers(v)
+		var elems []json.RawMessage
+		want := json.Unmarshal(v, &elems) == nil && elems != nil
+		for _, e := range elems {
+			want = want && isJSONNumber(bytes.TrimSpace(e))
+		}
+		switch {
+		case want && (!ok || n != len(elems)):
+			t.Fatalf("flatNumbers(%q) = %d, %v; want %d numbers", v, n, ok, len(elems))
+		case ok && !want && json.Valid(v):
+			t.Fatalf("flatNumbers(%q) = %d, true for JSON that is no flat array of numbers", v, n)
 		}
 	})
 }

@@ -155,10 +155,17 @@ func eachElem(v []byte, fn func(i int, e []byte) error) error {
 // eachMember calls fn with each member of the JSON object v: its key
 // (unquoted) and its value.
 func eachMember(v []byte, fn func(key string, val []byte) error) error {
+	_, err := members(v, fn)
+	return err
+}
+
+// members is eachMember that also returns the index of the object's
+// closing brace.
+func members(v []byte, fn func(key string, val []byte) error) (int, error) {
 	i, done, err := open(v, '{', '}')
 	for err == nil && !done {
 		if i >= len(v) || v[i] != '"' {
-			return errJSON
+			return 0, errJSON
 		}
 		var kend, end int
 		if kend, err = stringEnd(v, i); err != nil {
@@ -166,7 +173,7 @@ func eachMember(v []byte, fn func(key string, val []byte) error) error {
 		}
 		key := unquote(v[i:kend])
 		if i = skipSpace(v, kend); i >= len(v) || v[i] != ':' {
-			return errJSON
+			return 0, errJSON
 		}
 		i = skipSpace(v, i+1)
 		if end, err = valueEnd(v, i); err != nil {
@@ -177,7 +184,7 @@ func eachMember(v []byte, fn func(key string, val []byte) error) error {
 		}
 		i, done, err = next(v, end, '}')
 	}
-	return err
+	return i, err
 }
 
 // isObject and isArray report the kind of the value v (no blanks before it).
