@@ -9,7 +9,9 @@ so any two files that import the same six packages in a row make a pair. This sc
 files git tracks into a temporary folder, writes each Go import block there as one `import` line
 per package (the copy only: the repository keeps gofmt's blocks; the block's `import (` and `)`
 lines become blank, so the copy's lines are the repository's), runs `duplicates` over the copy and
-prints its listing. Files git does not track are not read. With --max N (default 30) it fails when there are more than N pairs,
+prints its listing. Files git does not track are not read, nor generated Go files (a line
+"// Code generated ... DO NOT EDIT." before the package clause, the convention go/ast.IsGenerated and
+golangci-lint follow): their repetition is the generator's, checked in its own source. With --max N (default 30) it fails when there are more than N pairs,
 or when the listing is not whole (cut by --most, or incomplete), as the count would then be low.
 Without `duplicates` on PATH it says so and passes: the tool is on developers' machines, not on
 every CI machine.
@@ -24,6 +26,17 @@ import tempfile
 IMPORT_OPEN = re.compile(r"^import\s*\(\s*(//.*|/\*.*\*/\s*)?$")
 IMPORT_CLOSE = re.compile(r"^\)\s*(//.*|/\*.*\*/\s*)?$")
 IMPORT_SPEC = re.compile(r'^([\w.]+\s+)?["`]')  # "p", name "p", _ "p", . "p"
+GENERATED = re.compile(r"^// Code generated .* DO NOT EDIT\.$")
+
+
+def generated(text):
+    """Reports whether Go source carries the generated-code marker before its package clause."""
+    for line in text.split("\n"):
+        if line.startswith("package "):
+            return False
+        if GENERATED.match(line.rstrip("\r")):
+            return True
+    return False
 
 
 def flatten_imports(text):
@@ -61,6 +74,8 @@ def copy_tree(dst):
         if name.endswith(".go"):
             with open(name, encoding="utf-8", errors="surrogateescape", newline="") as f:
                 text = f.read()
+            if generated(text):
+                continue
             with open(target, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
                 f.write(flatten_imports(text))
         else:
