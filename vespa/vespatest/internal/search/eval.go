@@ -259,7 +259,7 @@ func isStructLike(v *docView, path string) bool {
 }
 
 func (e *evaluator) compare(n compareNode, d *docView) bool {
-	for _, leaf := range d.leaves(n.field) {
+	for _, leaf := range e.compareLeaves(n.field, d) {
 		switch v := leaf.(type) {
 		case json.Number:
 			if n.isStr || n.isB {
@@ -282,6 +282,34 @@ func (e *evaluator) compare(n compareNode, d *docView) bool {
 	return false
 }
 
+// compareLeaves returns the values a comparison on field looks at: its
+// leaves, and for a weighted set its keys (an integer key as a number), as
+// a multi-value attribute's search context matches any element (searchlib
+// MultiValueNumericAttribute, the key of each weighted element).
+func (e *evaluator) compareLeaves(field string, d *docView) []any {
+	leaves := d.leaves(field)
+	f, ok := e.schemas.field(d.docType(), field)
+	if !ok || !strings.HasPrefix(f.Type, "weightedset<") {
+		return leaves
+	}
+	var out []any
+	for _, leaf := range leaves {
+		obj, isSet := leaf.(map[string]any)
+		if !isSet {
+			out = append(out, leaf)
+			continue
+		}
+		for k := range obj {
+			if strings.HasPrefix(f.Type, "weightedset<string") {
+				out = append(out, k)
+			} else {
+				out = append(out, json.Number(k))
+			}
+		}
+	}
+	return out
+}
+
 func compareFloat(a float64, op string, b float64) bool {
 	switch op {
 	case "=":
@@ -299,7 +327,7 @@ func compareFloat(a float64, op string, b float64) bool {
 }
 
 func (e *evaluator) inRange(n rangeNode, d *docView) bool {
-	for _, leaf := range d.leaves(n.field) {
+	for _, leaf := range e.compareLeaves(n.field, d) {
 		num, ok := leaf.(json.Number)
 		if !ok {
 			continue

@@ -12,7 +12,11 @@ import com.yahoo.document.datatypes.WeightedSet;
 import com.yahoo.prelude.query.CompositeItem;
 import com.yahoo.prelude.query.EquivItem;
 import com.yahoo.prelude.query.FalseItem;
+import com.yahoo.prelude.query.FuzzyItem;
+import com.yahoo.prelude.query.GeoLocationItem;
 import com.yahoo.prelude.query.IntItem;
+import com.yahoo.prelude.query.NumericInItem;
+import com.yahoo.prelude.query.StringInItem;
 import com.yahoo.prelude.query.Item;
 import com.yahoo.prelude.query.Limit;
 import com.yahoo.prelude.query.NearestNeighborItem;
@@ -23,6 +27,7 @@ import com.yahoo.prelude.query.PhraseItem;
 import com.yahoo.prelude.query.PhraseSegmentItem;
 import com.yahoo.prelude.query.PrefixItem;
 import com.yahoo.prelude.query.RankItem;
+import com.yahoo.prelude.query.RegExpItem;
 import com.yahoo.prelude.query.SubstringItem;
 import com.yahoo.prelude.query.SuffixItem;
 import com.yahoo.prelude.query.TermItem;
@@ -158,11 +163,28 @@ final class QueryMatcher {
             return true;
         }
         if (item instanceof IntItem i) return numeric(i, doc);
+        if (item instanceof NumericInItem in) return numericIn(in, doc);
+        if (item instanceof StringInItem in) {
+            for (String token : in.getTokens()) if (term(in.getIndexName(), token.toLowerCase(Locale.ROOT), doc, "word")) return true;
+            return false;
+        }
+        if (item instanceof RegExpItem re) return regexp(re, doc);
+        if (item instanceof GeoLocationItem || item instanceof FuzzyItem) {
+            throw new NotImplemented("harness: the harness's store cannot evaluate " + item.getItemType() + " items");
+        }
         if (item instanceof PrefixItem p) return term(p.getIndexName(), p.getIndexedString().toLowerCase(Locale.ROOT), doc, "prefix");
         if (item instanceof SubstringItem s) return term(s.getIndexName(), s.getIndexedString().toLowerCase(Locale.ROOT), doc, "substring");
         if (item instanceof SuffixItem s) return term(s.getIndexName(), s.getIndexedString().toLowerCase(Locale.ROOT), doc, "suffix");
         if (item instanceof TermItem t) return term(t.getIndexName(), t.getIndexedString().toLowerCase(Locale.ROOT), doc, "word");
-        throw new IllegalArgumentException("harness: the harness's store cannot evaluate " + item.getItemType() + " items");
+        throw new NotImplemented("harness: the harness's store cannot evaluate " + item.getItemType() + " items");
+    }
+
+    /**
+     * A query item the harness's own matching does not evaluate: answered 501, as the emulator
+     * answers what it does not implement, never as a 400 Vespa would not give.
+     */
+    static final class NotImplemented extends RuntimeException {
+        NotImplemented(String message) { super(message); }
     }
 
     /** The fields an index name stands for: a field, or a fieldset ("default" when empty). */
@@ -193,6 +215,19 @@ final class QueryMatcher {
             } else if (termMatches(value(v), word, how)) {
                 return true;
             }
+        }
+        return false;
+    }
+
+    /** field matches "re": a value (an element, a weighted set's key) in which the regexp is found, uncased. */
+    private boolean regexp(RegExpItem item, Document doc) {
+        for (String field : fields(item.getIndexName())) {
+            FieldValue v = doc.getDataType().getField(field) == null ? null : doc.getFieldValue(field);
+            List<FieldValue> values = new ArrayList<>();
+            if (v instanceof Array<?> a) for (Object e : a.getValues()) values.add((FieldValue) e);
+            else if (v instanceof WeightedSet<?> ws) for (Object e : ws.keySet()) values.add((FieldValue) e);
+            else if (v != null) values.add(v);
+            for (FieldValue x : values) if (item.getRegexp().matcher(value(x)).find()) return true;
         }
         return false;
     }
@@ -235,7 +270,21 @@ final class QueryMatcher {
             List<Number> values = new ArrayList<>();
             if (v instanceof NumericFieldValue n) values.add(n.getNumber());
             if (v instanceof Array<?> a) for (Object e : a.getValues()) if (e instanceof NumericFieldValue n) values.add(n.getNumber());
+            if (v instanceof WeightedSet<?> ws) for (Object e : ws.keySet()) if (e instanceof NumericFieldValue n) values.add(n.getNumber());
             for (Number x : values) if (within(x.doubleValue(), item.getFromLimit(), item.getToLimit())) return true;
+        }
+        return false;
+    }
+
+    /** field in (n1, n2, ...): any element (an array's, a weighted set's key) equal to a token. */
+    private boolean numericIn(NumericInItem item, Document doc) {
+        for (String field : fields(item.getIndexName())) {
+            FieldValue v = doc.getDataType().getField(field) == null ? null : doc.getFieldValue(field);
+            List<Number> values = new ArrayList<>();
+            if (v instanceof NumericFieldValue n) values.add(n.getNumber());
+            if (v instanceof Array<?> a) for (Object e : a.getValues()) if (e instanceof NumericFieldValue n) values.add(n.getNumber());
+            if (v instanceof WeightedSet<?> ws) for (Object e : ws.keySet()) if (e instanceof NumericFieldValue n) values.add(n.getNumber());
+            for (Number x : values) if (item.getTokens().contains(x.longValue()) && x.doubleValue() == x.longValue()) return true;
         }
         return false;
     }

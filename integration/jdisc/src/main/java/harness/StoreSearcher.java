@@ -113,12 +113,16 @@ public final class StoreSearcher extends Searcher {
         Set<String> schemas = schemas(query, store);
         List<QueryMatcher.Match> matches = new ArrayList<>();
         int searched = 0;
-        for (Document doc : store.documents()) {
-            String type = doc.getDataType().getName();
-            if (schemas != null && !schemas.contains(type)) continue;
-            searched++;
-            QueryMatcher.Match m = matcher.match(doc);
-            if (m != null) matches.add(m);
+        try {
+            for (Document doc : store.documents()) {
+                String type = doc.getDataType().getName();
+                if (schemas != null && !schemas.contains(type)) continue;
+                searched++;
+                QueryMatcher.Match m = matcher.match(doc);
+                if (m != null) matches.add(m);
+            }
+        } catch (QueryMatcher.NotImplemented e) {
+            return new Result(query, new ErrorMessage(501, "Not implemented", e.getMessage()));
         }
         matches = matcher.limitNearestNeighbors(matches);
         matches.sort(order(query));

@@ -1,0 +1,42 @@
+package search
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestCompare_WeightedSetMatchesItsKeys checks that =, <, > and range on a
+// weighted set compare its keys (integer keys as numbers), as Vespa's
+// multi-value attribute search matches any element, never the weights.
+func TestCompare_WeightedSetMatchesItsKeys(t *testing.T) {
+	c := &memCorpus{
+		schemas: []Schema{{Name: "w", Fields: []Field{
+			{Name: "codes", Type: "weightedset<int>"},
+			{Name: "labels", Type: "weightedset<string>"},
+			{Name: "meta", Type: "map<string,int>"},
+		}}},
+		docs: []Document{
+			doc("id:ns:w::a", `{"codes":{"7":1,"8":9},"labels":{"red":2},"meta":{"8":8}}`),
+			doc("id:ns:w::b", `{"codes":{"3":5},"labels":{"blue":1}}`),
+		},
+	}
+	for _, tc := range []struct {
+		where string
+		want  []string
+	}{
+		{"codes = 8", []string{"id:ns:w::a"}},
+		{"codes = 9", nil}, // a weight, not a key
+		{"codes > 5", []string{"id:ns:w::a"}},
+		{"codes < 4", []string{"id:ns:w::b"}},
+		{"range(codes, 3, 7)", []string{"id:ns:w::a", "id:ns:w::b"}},
+		{`labels contains "red"`, []string{"id:ns:w::a"}},
+		{"meta = 8", nil}, // a map is not a weighted set: its keys are not its values
+	} {
+		r := get(t, c, "yql", "select * from w where "+tc.where)
+		got := r.ids()
+		slices.Sort(got)
+		if r.status != 200 || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %d %v, want %v (%s)", tc.where, r.status, got, tc.want, r.body)
+		}
+	}
+}
