@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 )
 
@@ -110,7 +111,7 @@ func TestAuth_MutualTLS(t *testing.T) {
 		opts []vespa.Option
 	}{
 		{"certificate and CA files", []vespa.Option{vespa.WithCAFile(p.caFile), vespa.WithCertificateFiles(p.clientCert, p.clientKey)}},
-		{"tls.Certificate and CA PEM", []vespa.Option{vespa.WithCAPEM(mustRead(t, p.caFile)), vespa.WithCertificate(p.client)}},
+		{"tls.Certificate and CA PEM", []vespa.Option{vespa.WithCAPEM(testutil.ReadFile(t, p.caFile)), vespa.WithCertificate(p.client)}},
 		{"tls.Config with both", []vespa.Option{vespa.WithTLSConfig(&tls.Config{RootCAs: p.caPool, Certificates: []tls.Certificate{p.client}})}},
 	}
 	for _, tt := range tests {
@@ -173,13 +174,4 @@ func TestAuth_TokenOverLoopback(t *testing.T) {
 	if got := srv.last(t).Header.Get("Authorization"); got != "Bearer tok-123" {
 		t.Errorf("Authorization = %q", got)
 	}
-}
-
-func mustRead(t *testing.T, f string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }

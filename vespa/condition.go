@@ -3,7 +3,6 @@ package vespa
 import (
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 )
 
@@ -28,19 +27,14 @@ const (
 	ConditionUnknown
 )
 
+var conditionFailureNames = [...]string{
+	NotConditionFailure: "not a condition failure", ConditionFalse: "condition false",
+	DocumentMissing: "document missing", ConditionUnknown: "condition failed, reason unknown",
+}
+
 // String returns the failure's name, such as "document missing".
 func (f ConditionFailure) String() string {
-	switch f {
-	case NotConditionFailure:
-		return "not a condition failure"
-	case ConditionFalse:
-		return "condition false"
-	case DocumentMissing:
-		return "document missing"
-	case ConditionUnknown:
-		return "condition failed, reason unknown"
-	}
-	return "ConditionFailure(" + strconv.Itoa(int(f)) + ")"
+	return enumString(conditionFailureNames[:], f, "ConditionFailure")
 }
 
 // WhyConditionFailed tells the two reasons of an [ErrConditionNotMet] apart:

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -423,6 +424,26 @@ func TestOperationKind_String(t *testing.T) {
 	}
 	if vespa.OperationKind(9).String() != "OperationKind(9)" {
 		t.Error(vespa.OperationKind(9).String())
+	}
+}
+
+// TestEnums_String checks the names of the package's other enumerations,
+// and that a value without one (negative, or past the last) prints as
+// Type(n).
+func TestEnums_String(t *testing.T) {
+	for _, c := range []struct {
+		v    fmt.Stringer
+		want string
+	}{
+		{vespa.HTTPAuto, "auto"}, {vespa.HTTP1, "1.1"}, {vespa.HTTP2, "2"}, {vespa.HTTPVersion(3), "HTTPVersion(3)"},
+		{vespa.HTTP2Batching, "batching"}, {vespa.HTTP2NetHTTP, "net/http"}, {vespa.HTTP2Transport(-1), "HTTP2Transport(-1)"},
+		{vespa.NotConditionFailure, "not a condition failure"}, {vespa.ConditionFalse, "condition false"},
+		{vespa.DocumentMissing, "document missing"}, {vespa.ConditionUnknown, "condition failed, reason unknown"},
+		{vespa.ConditionFailure(4), "ConditionFailure(4)"}, {vespa.OperationKind(-2), "OperationKind(-2)"},
+	} {
+		if got := c.v.String(); got != c.want {
+			t.Errorf("%s, want %s", got, c.want)
+		}
 	}
 }
 

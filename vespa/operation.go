@@ -22,19 +22,18 @@ const (
 	OpGet
 )
 
+var operationKindNames = [...]string{OpPut: "put", OpUpdate: "update", OpRemove: "remove", OpGet: "get"}
+
 // String returns "put", "update", "remove" or "get".
-func (k OperationKind) String() string {
-	switch k {
-	case OpPut:
-		return "put"
-	case OpUpdate:
-		return "update"
-	case OpRemove:
-		return "remove"
-	case OpGet:
-		return "get"
+func (k OperationKind) String() string { return enumString(operationKindNames[:], k, "OperationKind") }
+
+// enumString returns the name names holds for v, or "<typ>(<v>)" for a
+// value without one: the String of the package's enumerations.
+func enumString[E ~int](names []string, v E, typ string) string {
+	if v >= 0 && int(v) < len(names) && names[v] != "" {
+		return names[v]
 	}
-	return "OperationKind(" + strconv.Itoa(int(k)) + ")"
+	return typ + "(" + strconv.Itoa(int(v)) + ")"
 }
 
 // Method returns the HTTP method of the operation: POST, PUT, DELETE or GET.

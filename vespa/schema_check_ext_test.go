@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa"
 	"github.com/govespa/govespa/vespa/schema"
 )
@@ -16,18 +17,14 @@ import (
 // checkedApp is the application of the WithSchema tests.
 func checkedApp(t *testing.T) *schema.Application {
 	t.Helper()
-	s, err := schema.Parse("music.sd", []byte(`schema music {
+	app, err := schema.ParseDir(testutil.AppDir(t, map[string]string{"schemas/music.sd": `schema music {
     document music {
         field title type string { indexing: summary | index }
         field year type int { indexing: summary | attribute }
         field tags type array<string> { indexing: summary }
         field embedding type tensor<float>(x[3]) { indexing: attribute }
     }
-}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	app, err := schema.NewApplication(s)
+}`}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,25 +16,17 @@ type WeightedSet[K comparable] map[K]int
 
 // UnmarshalJSON reads either form of [WeightedSet].
 func (ws *WeightedSet[K]) UnmarshalJSON(data []byte) error {
-	var entries []struct {
-		Item   json.RawMessage `json:"item"`
-		Weight int             `json:"weight"`
-	}
-	array, err := decodeObjectOrArray(data, (*map[K]int)(ws), &entries)
-	if err != nil || !array {
-		return wrapValueError("weighted set", err)
-	}
-	m := make(WeightedSet[K], len(entries))
-	for _, e := range entries {
-		var k K
-		if err := decodeKey(e.Item, &k); err != nil {
-			return wrapValueError("weighted set item", err)
-		}
-		m[k] = e.Weight
-	}
-	*ws = m
-	return nil
+	return unmarshalKeyed[K, int, weightedItem](data, (*map[K]int)(ws), "weighted set", "weighted set item")
 }
+
+// weightedItem is an entry of a weighted set's array form.
+type weightedItem struct {
+	Item   json.RawMessage `json:"item"`
+	Weight int             `json:"weight"`
+}
+
+func (e weightedItem) key() json.RawMessage { return e.Item }
+func (e weightedItem) value() int           { return e.Weight }
 
 // Map is the value of a map<K,V> field. It is written as Vespa's document
 // JSON writes it, {"key": value} (integer keys as strings), and read from
@@ -44,21 +36,37 @@ type Map[K comparable, V any] map[K]V
 
 // UnmarshalJSON reads either form of [Map].
 func (m *Map[K, V]) UnmarshalJSON(data []byte) error {
-	var entries []struct {
-		Key   json.RawMessage `json:"key"`
-		Value V               `json:"value"`
-	}
-	array, err := decodeObjectOrArray(data, (*map[K]V)(m), &entries)
+	return unmarshalKeyed[K, V, mapEntry[V]](data, (*map[K]V)(m), "map", "map key")
+}
+
+// mapEntry is an entry of a map's array form.
+type mapEntry[V any] struct {
+	Key   json.RawMessage `json:"key"`
+	Value V               `json:"value"`
+}
+
+func (e mapEntry[V]) key() json.RawMessage { return e.Key }
+func (e mapEntry[V]) value() V             { return e.Value }
+
+// unmarshalKeyed reads data into *m: the object {"key": value}, or the array
+// of entries E a query result may render instead, whose keys are JSON
+// strings or numbers. what names the value in errors, keyWhat its keys.
+func unmarshalKeyed[K comparable, V any, E interface {
+	key() json.RawMessage
+	value() V
+}](data []byte, m *map[K]V, what, keyWhat string) error {
+	var entries []E
+	array, err := decodeObjectOrArray(data, m, &entries)
 	if err != nil || !array {
-		return wrapValueError("map", err)
+		return wrapValueError(what, err)
 	}
-	out := make(Map[K, V], len(entries))
+	out := make(map[K]V, len(entries))
 	for _, e := range entries {
 		var k K
-		if err := decodeKey(e.Key, &k); err != nil {
-			return wrapValueError("map key", err)
+		if err := decodeKey(e.key(), &k); err != nil {
+			return wrapValueError(keyWhat, err)
 		}
-		out[k] = e.Value
+		out[k] = e.value()
 	}
 	*m = out
 	return nil

@@ -25,56 +25,46 @@ type DenseTensor[T CellValue] []T
 
 // MarshalJSON writes {"values": [...]}; a nil tensor is null.
 func (t DenseTensor[T]) MarshalJSON() ([]byte, error) {
-	if t == nil {
-		return []byte("null"), nil
-	}
-	vs, err := json.Marshal([]T(t))
-	if err != nil {
-		return nil, fmt.Errorf("vespa: dense tensor: %w", err)
-	}
-	return append(append([]byte(`{"values":`), vs...), '}'), nil
+	return shortForm(`{"values":`, []T(t), "dense tensor")
 }
 
 // UnmarshalJSON reads any of the forms of [DenseTensor].
-func (t *DenseTensor[T]) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
-	if string(data) == "null" {
-		*t = nil
-		return nil
-	}
+func (t *DenseTensor[T]) UnmarshalJSON(data []byte) error { return readTensor(t, data, readDense[T]) }
+
+// readDense reads a dense tensor from data, trimmed and not null.
+func readDense[T CellValue](data []byte) (DenseTensor[T], error) {
 	var w struct {
 		Values json.RawMessage `json:"values"`
 		Cells  json.RawMessage `json:"cells"`
 	}
 	if len(data) > 0 && data[0] == '{' {
 		if err := json.Unmarshal(data, &w); err != nil {
-			return fmt.Errorf("vespa: dense tensor: %w", err)
+			return nil, fmt.Errorf("vespa: dense tensor: %w", err)
 		}
 	} else {
 		w.Values = data
 	}
 	switch {
 	case len(w.Values) > 0 && w.Values[0] == '"':
-		return fmt.Errorf("vespa: dense tensor: hex cell values are not read; ask Vespa for format.tensors=short")
+		return nil, fmt.Errorf("vespa: dense tensor: hex cell values are not read; ask Vespa for format.tensors=short")
 	case len(w.Values) > 0 && isVerbose(w.Values):
 		w.Cells, w.Values = w.Values, nil
 	}
 	if len(w.Values) > 0 {
 		var cs []cell[T]
 		if err := json.Unmarshal(w.Values, &cs); err != nil {
-			return fmt.Errorf("vespa: dense tensor values: %w", err)
+			return nil, fmt.Errorf("vespa: dense tensor values: %w", err)
 		}
-		vs := make([]T, len(cs))
+		vs := make(DenseTensor[T], len(cs))
 		for i, c := range cs {
 			vs[i] = c.v
 		}
-		*t = vs
-		return nil
+		return vs, nil
 	}
 	if len(w.Cells) == 0 {
-		return fmt.Errorf("vespa: dense tensor %s: want values or cells", quoteJSON(data))
+		return nil, fmt.Errorf("vespa: dense tensor %s: want values or cells", quoteJSON(data))
 	}
-	return t.readCells(w.Cells)
+	return readDenseCells[T](w.Cells)
 }
 
 // isVerbose reports whether an array holds verbose cells (objects).
@@ -83,31 +73,26 @@ func isVerbose(arr []byte) bool {
 	return len(rest) > 0 && rest[0] == '{'
 }
 
-// readCells reads verbose cells of one indexed dimension, in any order.
-func (t *DenseTensor[T]) readCells(raw []byte) error {
-	var cells []struct {
-		Address map[string]string `json:"address"`
-		Value   cell[T]           `json:"value"`
+// readDenseCells reads verbose cells of one indexed dimension, in any order.
+func readDenseCells[T CellValue](raw []byte) (DenseTensor[T], error) {
+	cells, err := verboseCells[T](raw, "dense tensor")
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(raw, &cells); err != nil {
-		return fmt.Errorf("vespa: dense tensor cells: %w", err)
-	}
-	vs := make([]T, len(cells))
+	vs := make(DenseTensor[T], len(cells))
 	seen := make([]bool, len(cells))
 	for _, c := range cells {
-		if len(c.Address) != 1 {
-			return fmt.Errorf("vespa: dense tensor cell address %v: want one dimension", c.Address)
+		label, err := c.label("dense tensor")
+		if err != nil {
+			return nil, err
 		}
-		for _, label := range c.Address {
-			i, err := strconv.Atoi(label)
-			if err != nil || i < 0 || i >= len(vs) || seen[i] {
-				return fmt.Errorf("vespa: dense tensor cell address %q: not an index in 0..%d, or given twice", label, len(vs)-1)
-			}
-			vs[i], seen[i] = c.Value.v, true
+		i, err := strconv.Atoi(label)
+		if err != nil || i < 0 || i >= len(vs) || seen[i] {
+			return nil, fmt.Errorf("vespa: dense tensor cell address %q: not an index in 0..%d, or given twice", label, len(vs)-1)
 		}
+		vs[i], seen[i] = c.Value.v, true
 	}
-	*t = vs
-	return nil
+	return vs, nil
 }
 
 // MappedTensor is the value of a tensor field with one mapped dimension,
@@ -121,28 +106,19 @@ type MappedTensor[T CellValue] map[string]T
 // MarshalJSON writes {"cells": {...}} with the labels sorted; a nil tensor
 // is null.
 func (t MappedTensor[T]) MarshalJSON() ([]byte, error) {
-	if t == nil {
-		return []byte("null"), nil
-	}
-	cells, err := json.Marshal(map[string]T(t)) // encoding/json sorts map keys
-	if err != nil {
-		return nil, fmt.Errorf("vespa: mapped tensor: %w", err)
-	}
-	return append(append([]byte(`{"cells":`), cells...), '}'), nil
+	return shortForm(`{"cells":`, map[string]T(t), "mapped tensor") // encoding/json sorts map keys
 }
 
 // UnmarshalJSON reads any of the forms of [MappedTensor].
-func (t *MappedTensor[T]) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
-	if string(data) == "null" {
-		*t = nil
-		return nil
-	}
+func (t *MappedTensor[T]) UnmarshalJSON(data []byte) error { return readTensor(t, data, readMapped[T]) }
+
+// readMapped reads a mapped tensor from data, trimmed and not null.
+func readMapped[T CellValue](data []byte) (MappedTensor[T], error) {
 	cells := data
 	if len(data) > 0 && data[0] == '{' {
 		var o map[string]json.RawMessage
 		if err := json.Unmarshal(data, &o); err != nil {
-			return fmt.Errorf("vespa: mapped tensor: %w", err)
+			return nil, fmt.Errorf("vespa: mapped tensor: %w", err)
 		}
 		if c, ok := o["cells"]; ok && wrapperOnly(o) {
 			cells = c
@@ -150,18 +126,17 @@ func (t *MappedTensor[T]) UnmarshalJSON(data []byte) error {
 	}
 	cells = bytes.TrimSpace(cells)
 	if len(cells) > 0 && cells[0] == '[' {
-		return t.readCells(cells)
+		return readMappedCells[T](cells)
 	}
 	var cs map[string]cell[T]
 	if err := json.Unmarshal(cells, &cs); err != nil {
-		return fmt.Errorf("vespa: mapped tensor cells: %w", err)
+		return nil, fmt.Errorf("vespa: mapped tensor cells: %w", err)
 	}
 	m := make(MappedTensor[T], len(cs))
 	for label, c := range cs {
 		m[label] = c.v
 	}
-	*t = m
-	return nil
+	return m, nil
 }
 
 // wrapperOnly reports whether o's keys are those of Vespa's wrapper (cells,
@@ -175,26 +150,81 @@ func wrapperOnly(o map[string]json.RawMessage) bool {
 	return true
 }
 
-// readCells reads verbose cells of one mapped dimension.
-func (t *MappedTensor[T]) readCells(raw []byte) error {
-	var cells []struct {
-		Address map[string]string `json:"address"`
-		Value   cell[T]           `json:"value"`
+// readMappedCells reads verbose cells of one mapped dimension.
+func readMappedCells[T CellValue](raw []byte) (MappedTensor[T], error) {
+	cells, err := verboseCells[T](raw, "mapped tensor")
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(raw, &cells); err != nil {
-		return fmt.Errorf("vespa: mapped tensor cells: %w", err)
-	}
-	m := make(map[string]T, len(cells))
+	m := make(MappedTensor[T], len(cells))
 	for _, c := range cells {
-		if len(c.Address) != 1 {
-			return fmt.Errorf("vespa: mapped tensor cell address %v: want one dimension", c.Address)
+		label, err := c.label("mapped tensor")
+		if err != nil {
+			return nil, err
 		}
-		for _, label := range c.Address {
-			m[label] = c.Value.v
-		}
+		m[label] = c.Value.v
 	}
-	*t = m
+	return m, nil
+}
+
+// shortForm writes a tensor in Vespa's short form: prefix ({"values": or
+// {"cells":), cells as encoding/json writes them, and the closing brace.
+// Nil cells are null.
+func shortForm(prefix string, cells any, what string) ([]byte, error) {
+	b, err := json.Marshal(cells)
+	if err != nil {
+		return nil, fmt.Errorf("vespa: %s: %w", what, err)
+	}
+	if string(b) == "null" {
+		return b, nil
+	}
+	return append(append([]byte(prefix), b...), '}'), nil
+}
+
+// readTensor sets *t from data: nil for JSON null, else what read makes of
+// the trimmed data. On an error *t is left as it was.
+func readTensor[X any](t *X, data []byte, read func([]byte) (X, error)) error {
+	data = bytes.TrimSpace(data)
+	if string(data) == "null" {
+		var null X // a nil slice or map
+		*t = null
+		return nil
+	}
+	v, err := read(data)
+	if err != nil {
+		return err
+	}
+	*t = v
 	return nil
+}
+
+// verboseCell is a cell of Vespa's verbose tensor form,
+// {"address": {"x": "0"}, "value": 1.0}.
+type verboseCell[T CellValue] struct {
+	Address map[string]string `json:"address"`
+	Value   cell[T]           `json:"value"`
+}
+
+// verboseCells reads an array of verbose cells; what names the tensor in
+// errors.
+func verboseCells[T CellValue](raw []byte, what string) ([]verboseCell[T], error) {
+	var cells []verboseCell[T]
+	if err := json.Unmarshal(raw, &cells); err != nil {
+		return nil, fmt.Errorf("vespa: %s cells: %w", what, err)
+	}
+	return cells, nil
+}
+
+// label returns the label of a cell of a tensor of one dimension; an
+// address of other than one dimension is an error naming what tensor.
+func (c verboseCell[T]) label(what string) (string, error) {
+	if len(c.Address) != 1 {
+		return "", fmt.Errorf("vespa: %s cell address %v: want one dimension", what, c.Address)
+	}
+	for _, l := range c.Address {
+		return l, nil
+	}
+	return "", nil // not reached: the address has one label
 }
 
 // Labels returns the tensor's labels, sorted.

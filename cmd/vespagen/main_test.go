@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/govespa/govespa/cmd/vespagen/internal/gen"
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/schema"
 )
 
@@ -28,10 +29,7 @@ func TestRun_WritesTheFile(t *testing.T) {
 	if status, _, stderr := runArgs("-app", musicApp, "-package", "music", "-out", out); status != 0 {
 		t.Fatalf("status %d: %s", status, stderr)
 	}
-	got, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := testutil.ReadFile(t, out)
 	app, err := schema.ParseDir(musicApp)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/govespa/govespa/internal/feedrig"
+	"github.com/govespa/govespa/internal/testutil"
 )
 
 func TestFields_sizes(t *testing.T) {
@@ -53,10 +54,7 @@ func TestWriteFeed_limits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testutil.ReadFile(t, path)
 		if n != c.want || written != int64(len(data)) || int64(bytes.Count(data, []byte("\n"))) != n {
 			t.Errorf("docs %d size %d: wrote %d documents, %d bytes; file %d bytes, %d lines; want %d documents",
 				c.docs, c.size, n, written, len(data), bytes.Count(data, []byte("\n")), c.want)

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/govespa/govespa/internal/testutil"
 )
 
 var (
@@ -18,10 +20,7 @@ var (
 // its lines, with indentation ignored, must appear there in a row.
 func TestREADME_SnippetsAreExcerptsOfExamples(t *testing.T) {
 	root := filepath.Join("..", "..")
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := testutil.ReadFile(t, filepath.Join(root, "README.md"))
 	blocks := goBlock.FindAllSubmatchIndex(readme, -1)
 	if len(blocks) == 0 {
 		t.Fatal("README.md has no Go snippets")

@@ -1,6 +1,10 @@
 package testutil
 
-import "testing/fstest"
+import (
+	"os"
+	"testing"
+	"testing/fstest"
+)
 
 // MapFS returns an in-memory fs.FS of name/content pairs.
 func MapFS(kv ...string) fstest.MapFS {
@@ -9,4 +13,15 @@ func MapFS(kv ...string) fstest.MapFS {
 		m[kv[i]] = &fstest.MapFile{Data: []byte(kv[i+1])}
 	}
 	return m
+}
+
+// ReadFile returns the content of the file name, and fails tb when it
+// cannot be read.
+func ReadFile(tb testing.TB, name string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
 }

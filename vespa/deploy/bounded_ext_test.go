@@ -38,10 +38,7 @@ func TestConfigServer_CallsAreBoundedByDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkg, err := deploy.NewPackage("../../integration/testdata/app")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkg := mustPackage(t, "../../integration/testdata/app")
 	for name, call := range map[string]func() error{
 		"convergence": func() error { _, err := cs.Convergence(context.Background(), "default", "default"); return err },
 		"deploy":      func() error { _, err := cs.Deploy(context.Background(), pkg, deploy.Params{}); return err },

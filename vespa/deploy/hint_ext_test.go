@@ -27,10 +27,7 @@ func TestDeploy_ContainerPortSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkg, err := deploy.NewPackage("../../integration/testdata/app")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkg := mustPackage(t, "../../integration/testdata/app")
 	_, err = cs.Deploy(context.Background(), pkg, deploy.Params{})
 	if err == nil {
 		t.Fatal("a deploy answered 404 succeeded")

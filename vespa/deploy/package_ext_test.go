@@ -91,14 +91,8 @@ func TestPackage_DeterministicAndSkipsVCSAndEditorFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	pa, err := deploy.NewPackage(dirA)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pb, err := deploy.NewPackage(dirB)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pa := mustPackage(t, dirA)
+	pb := mustPackage(t, dirB)
 	a1, a2, b := zipBytes(t, pa), zipBytes(t, pa), zipBytes(t, pb)
 	if !bytes.Equal(a1, a2) {
 		t.Error("zipping the same directory twice gave different bytes")
@@ -132,10 +126,7 @@ func TestPackage_DeterministicAndSkipsVCSAndEditorFiles(t *testing.T) {
 	if err := os.WriteFile(zipPath, a1, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pz, err := deploy.NewPackage(zipPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pz := mustPackage(t, zipPath)
 	if !bytes.Equal(zipBytes(t, pz), a1) {
 		t.Error("re-zipping a zip package changed its bytes")
 	}

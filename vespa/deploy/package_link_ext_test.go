@@ -91,10 +91,7 @@ func TestPackage_LinksInsideAreZippedAsTheirFiles(t *testing.T) {
 	symlink(t, "music.sd", filepath.Join(dir, "schemas", "copy.sd"))                        // relative
 	symlink(t, filepath.Join(dir, "services.xml"), filepath.Join(dir, "services-link.xml")) // absolute, inside
 	symlink(t, "../schemas/copy.sd", filepath.Join(dir, "more", "chain.sd"))                // a chain
-	p, err := deploy.NewPackage(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPackage(t, dir)
 	got := zipContent(t, p)
 	for name, want := range map[string]string{
 		"schemas/copy.sd": "schema music {}", "services-link.xml": "<services version='1.0'/>", "more/chain.sd": "schema music {}",
@@ -127,12 +124,9 @@ func TestDeploy_OutsideLinkRefusedBeforeSending(t *testing.T) {
 		io.WriteString(w, `{"session-id":"2","activated":true}`)
 	}))
 	dir, secret := linkTree(t)
-	p, err := deploy.NewPackage(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPackage(t, dir)
 	symlink(t, secret, filepath.Join(dir, "schemas", "key.sd"))
-	_, err = cs.DeployAndWait(t.Context(), p, deploy.Params{})
+	_, err := cs.DeployAndWait(t.Context(), p, deploy.Params{})
 	if !errors.Is(err, deploy.ErrUnsafeLink) || !strings.Contains(err.Error(), "schemas/key.sd") {
 		t.Errorf("Deploy: %v, want ErrUnsafeLink naming schemas/key.sd", err)
 	}

@@ -42,13 +42,7 @@ const DefaultResultLimit = 256 << 20 // 256 MiB
 // it is not read. Default [DefaultResultLimit] (256 MiB); n must be
 // positive.
 func WithResultLimit(n int64) Option {
-	return optionFunc(func(c *Client) error {
-		if n <= 0 {
-			return fmt.Errorf("query: WithResultLimit(%d): must be positive", n)
-		}
-		c.limit = n
-		return nil
-	})
+	return positive("WithResultLimit", n, func(c *Client) { c.limit = n })
 }
 
 // WithCallTimeout bounds each Search call, retries included, by d instead
@@ -57,11 +51,17 @@ func WithResultLimit(n int64) Option {
 // (or shorter) than its own timeout allows. ctx still bounds the call too.
 // d must be positive.
 func WithCallTimeout(d time.Duration) Option {
+	return positive("WithCallTimeout", d, func(c *Client) { c.callTimeout = d })
+}
+
+// positive returns the option name(v): set when v is positive, an error
+// otherwise.
+func positive[N int64 | time.Duration](name string, v N, set func(*Client)) Option {
 	return optionFunc(func(c *Client) error {
-		if d <= 0 {
-			return fmt.Errorf("query: WithCallTimeout(%v): must be positive", d)
+		if v <= 0 {
+			return fmt.Errorf("query: %s(%v): must be positive", name, v)
 		}
-		c.callTimeout = d
+		set(c)
 		return nil
 	})
 }

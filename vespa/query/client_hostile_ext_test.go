@@ -124,8 +124,17 @@ func TestSearch_WithCallTimeout(t *testing.T) {
 	if _, err := qc.Search(context.Background(), &query.Request{YQL: "select * from music where true", Timeout: time.Millisecond}); err != nil {
 		t.Errorf("a 30 s call bound: %v", err)
 	}
-	if _, err := query.New(vespaClient(t, srv.URL), query.WithCallTimeout(0)); err == nil {
-		t.Error("WithCallTimeout(0) accepted")
+	for _, c := range []struct {
+		o    query.Option
+		want string
+	}{
+		{query.WithCallTimeout(0), "query: WithCallTimeout(0s): must be positive"},
+		{query.WithCallTimeout(-time.Second), "query: WithCallTimeout(-1s): must be positive"},
+		{query.WithResultLimit(0), "query: WithResultLimit(0): must be positive"},
+	} {
+		if _, err := query.New(vespaClient(t, srv.URL), c.o); err == nil || err.Error() != c.want {
+			t.Errorf("%v, want %q", err, c.want)
+		}
 	}
 }
 

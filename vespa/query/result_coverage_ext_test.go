@@ -1,9 +1,9 @@
 package query_test
 
 import (
-	"os"
 	"testing"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/query"
 )
 
@@ -23,10 +23,7 @@ func TestDecodeResult_coverageFromVespasRenderer(t *testing.T) {
 		{"testdata/jdisc-coverage-degraded-timeout.json", query.Degraded{Timeout: true}},
 		{"testdata/jdisc-coverage-degraded-non-ideal-state.json", query.Degraded{NonIdealState: true}},
 	} {
-		body, err := os.ReadFile(tc.file)
-		if err != nil {
-			t.Fatal(err)
-		}
+		body := testutil.ReadFile(t, tc.file)
 		r, err := query.DecodeResult(body)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.file, err)

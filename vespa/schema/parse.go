@@ -97,8 +97,13 @@ func splitNames(words []string) []string {
 	return out
 }
 
-// nameAndInherits reads the header "kw name [inherits a, b]".
-func (p *parser) nameAndInherits(it *item, nameOptional bool) (string, []string, error) {
+// blockHeader reads the header "kw name [inherits a, b]" of an item that
+// must have a block: schema, document, struct, rank-profile,
+// document-summary.
+func (p *parser) blockHeader(it *item, nameOptional bool) (string, []string, error) {
+	if err := p.needBlock(it); err != nil {
+		return "", nil, err
+	}
 	w := it.words[1:]
 	name := ""
 	if len(w) > 0 && w[0] != "inherits" {
@@ -147,10 +152,7 @@ func (p *parser) needBlock(it *item) error {
 }
 
 func (p *parser) schema(it *item) (*Schema, error) {
-	if err := p.needBlock(it); err != nil {
-		return nil, err
-	}
-	name, inherits, err := p.nameAndInherits(it, false)
+	name, inherits, err := p.blockHeader(it, false)
 	if err != nil {
 		return nil, err
 	}
@@ -225,10 +227,7 @@ func (p *parser) schema(it *item) (*Schema, error) {
 }
 
 func (p *parser) document(it *item, schemaName string) (*Document, error) {
-	if err := p.needBlock(it); err != nil {
-		return nil, err
-	}
-	name, inherits, err := p.nameAndInherits(it, schemaName != "")
+	name, inherits, err := p.blockHeader(it, schemaName != "")
 	if err != nil {
 		return nil, err
 	}
@@ -261,10 +260,7 @@ func (p *parser) document(it *item, schemaName string) (*Document, error) {
 }
 
 func (p *parser) structType(it *item) (*StructType, error) {
-	if err := p.needBlock(it); err != nil {
-		return nil, err
-	}
-	name, inherits, err := p.nameAndInherits(it, false)
+	name, inherits, err := p.blockHeader(it, false)
 	if err != nil {
 		return nil, err
 	}
@@ -490,10 +486,7 @@ func (p *parser) importField(it *item) (*ImportedField, error) {
 }
 
 func (p *parser) documentSummary(it *item) (*DocumentSummary, error) {
-	if err := p.needBlock(it); err != nil {
-		return nil, err
-	}
-	name, inherits, err := p.nameAndInherits(it, false)
+	name, inherits, err := p.blockHeader(it, false)
 	if err != nil {
 		return nil, err
 	}

@@ -2,9 +2,10 @@ package schema
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/govespa/govespa/internal/testutil"
 )
 
 // FuzzParse: any input either parses, into a schema whose types print and
@@ -13,10 +14,7 @@ import (
 func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*/schemas/*.sd")
 	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
+		b := testutil.ReadFile(f, name)
 		f.Add(b)
 	}
 	f.Add([]byte("schema a {\n document a {\n  field f type tensor(x{}) { indexing: attribute }\n }\n}\n"))

@@ -16,10 +16,7 @@ var rankSettings = map[string]bool{
 }
 
 func (p *parser) rankProfile(it *item) (*RankProfile, error) {
-	if err := p.needBlock(it); err != nil {
-		return nil, err
-	}
-	name, inherits, err := p.nameAndInherits(it, false)
+	name, inherits, err := p.blockHeader(it, false)
 	if err != nil {
 		return nil, err
 	}

@@ -2,11 +2,11 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/feed"
 )
 
@@ -31,10 +31,7 @@ func TestWriteFeed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testutil.ReadFile(t, path)
 		if int64(len(data)) != n || n < 64<<10 || int64(bytes.Count(data, []byte("\n"))) != count {
 			t.Fatalf("%s: %d bytes, %d documents reported; file has %d bytes, %d lines", docs, n, count, len(data), bytes.Count(data, []byte("\n")))
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/govespa/govespa/cmd/vespagen/internal/gen"
+	"github.com/govespa/govespa/internal/testutil"
 	"github.com/govespa/govespa/vespa/schema"
 )
 
@@ -42,10 +43,7 @@ func TestGenerate_Golden(t *testing.T) {
 			}
 			continue
 		}
-		want, err := os.ReadFile(g.file)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := testutil.ReadFile(t, g.file)
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s: the generator's output differs from %s (go test -update rewrites it):\n%s", g.app, g.file, firstDiff(got, want))
 		}

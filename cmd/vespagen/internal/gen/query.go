@@ -200,10 +200,10 @@ func queryRefOf(f *schema.Field) (ref queryRef, ok bool) {
 	case schema.Position:
 		return simple("query.PositionField"), true
 	case schema.Int, schema.Long, schema.Byte:
-		n := map[schema.Kind]string{schema.Int: "int32", schema.Long: "int64", schema.Byte: "int8"}[t.Kind]
+		n := scalarTypes[t.Kind]
 		return queryRef{typ: "query.IntegerField[" + n + "]", init: "query.IntegerFieldOf[" + n + "](" + name + ")"}, true
 	case schema.Float, schema.Double:
-		n := map[schema.Kind]string{schema.Float: "float32", schema.Double: "float64"}[t.Kind]
+		n := scalarTypes[t.Kind]
 		return queryRef{typ: "query.NumericField[" + n + "]", init: name}, true
 	}
 	if multi {

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/govespa/govespa/cmd/vespagen/internal/gen"
+	"github.com/govespa/govespa/vespa/schema"
 )
 
 // TestGenerated_WrongOperatorDoesNotCompile type-checks code that uses the
@@ -65,6 +66,26 @@ func TestGenerated_WrongOperatorDoesNotCompile(t *testing.T) {
 			t.Errorf("%s: %v, want an error with %q", c.code, err, c.want)
 		}
 	}
+}
+
+// checkGenerated generates the code of app with cfg and type-checks it as
+// package cfg.Package with imp, failing t when it does not; it returns the
+// checked package and the source.
+func checkGenerated(t *testing.T, fset *token.FileSet, imp types.Importer, app *schema.Application, cfg gen.Config) (*types.Package, []byte) {
+	t.Helper()
+	src, err := gen.Generate(app, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(fset, cfg.Package+".go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := (&types.Config{Importer: imp}).Check(cfg.Package, fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatalf("the generated code does not type-check: %v\n%s", err, src)
+	}
+	return pkg, src
 }
 
 // goldenImporter returns an importer of the golden packages and what they
@@ -138,18 +159,7 @@ func TestGenerated_EdgeCasesCompile(t *testing.T) {
 			}
 		}`,
 	})
-	src, err := gen.Generate(app, gen.Config{Package: "edge", PackageDoc: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := parser.ParseFile(fset, "edge.go", src, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkg, err := (&types.Config{Importer: imp}).Check("edge", fset, []*ast.File{f}, nil)
-	if err != nil {
-		t.Fatalf("the generated code does not type-check: %v\n%s", err, src)
-	}
+	pkg, _ := checkGenerated(t, fset, imp, app, gen.Config{Package: "edge", PackageDoc: true})
 	for _, name := range []string{"Empty", "KwPoint", "ParentBase", "KwFields", "KwWithInputInputs", "KwRankProfileRankOne", "DecodeEmptyHits"} {
 		if pkg.Scope().Lookup(name) == nil {
 			t.Errorf("no %s in the generated package", name)
@@ -210,18 +220,7 @@ func TestGenerated_FlatRefsCompile(t *testing.T) {
 			}
 		}`,
 	})
-	src, err := gen.Generate(app, gen.Config{Package: "edge"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := parser.ParseFile(fset, "edge.go", src, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkg, err := (&types.Config{Importer: imp}).Check("edge", fset, []*ast.File{f}, nil)
-	if err != nil {
-		t.Fatalf("the generated code does not type-check: %v\n%s", err, src)
-	}
+	pkg, src := checkGenerated(t, fset, imp, app, gen.Config{Package: "edge"})
 	const q = "github.com/govespa/govespa/vespa/query."
 	want := map[string]string{
 		"Type": q + "StringField", "Nil": q + "IntegerField[int32]", "True": q + "BoolField",

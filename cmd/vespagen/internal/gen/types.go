@@ -26,6 +26,14 @@ const (
 	omitZero  = "omitzero"
 )
 
+// scalarTypes are the Go types of Vespa's numbers and bool: int is int32,
+// long int64, byte int8, float float32 and double float64, the sizes Vespa
+// stores them in.
+var scalarTypes = map[schema.Kind]string{
+	schema.Int: "int32", schema.Long: "int64", schema.Byte: "int8",
+	schema.Float: "float32", schema.Double: "float64", schema.Bool: "bool",
+}
+
 // typeOf maps a Vespa type to its Go type, as Vespa's document JSON
 // (com.yahoo.document.json, JsonSerializationHelper and the readers)
 // writes and reads it.
@@ -38,18 +46,8 @@ func (g *generator) typeOf(s *schema.Schema, t *schema.Type) goType {
 	case schema.Reference:
 		return goType{expr: "string", omit: omitEmpty,
 			note: "The text of the referenced document's ID, such as \"id:ns:" + t.Reference + "::a\"."}
-	case schema.Int:
-		return goType{expr: "int32"}
-	case schema.Long:
-		return goType{expr: "int64"}
-	case schema.Float:
-		return goType{expr: "float32"}
-	case schema.Double:
-		return goType{expr: "float64"}
-	case schema.Bool:
-		return goType{expr: "bool"}
-	case schema.Byte:
-		return goType{expr: "int8"}
+	case schema.Int, schema.Long, schema.Float, schema.Double, schema.Bool, schema.Byte:
+		return goType{expr: scalarTypes[t.Kind]}
 	case schema.Raw:
 		// encoding/json writes and reads []byte as standard base64 with
 		// padding, which is what Vespa writes and reads. Checked in
@@ -94,12 +92,8 @@ func mapKey(t *schema.Type) (string, bool) {
 	switch t.Kind {
 	case schema.String, schema.URI, schema.Predicate:
 		return "string", true
-	case schema.Int:
-		return "int32", true
-	case schema.Long:
-		return "int64", true
-	case schema.Byte:
-		return "int8", true
+	case schema.Int, schema.Long, schema.Byte:
+		return scalarTypes[t.Kind], true
 	}
 	return "", false
 }
