@@ -265,28 +265,29 @@ final class QueryMatcher {
     }
 
     private boolean numeric(IntItem item, Document doc) {
-        for (String field : fields(item.getIndexName())) {
-            FieldValue v = doc.getDataType().getField(field) == null ? null : doc.getFieldValue(field);
-            List<Number> values = new ArrayList<>();
-            if (v instanceof NumericFieldValue n) values.add(n.getNumber());
-            if (v instanceof Array<?> a) for (Object e : a.getValues()) if (e instanceof NumericFieldValue n) values.add(n.getNumber());
-            if (v instanceof WeightedSet<?> ws) for (Object e : ws.keySet()) if (e instanceof NumericFieldValue n) values.add(n.getNumber());
-            for (Number x : values) if (within(x.doubleValue(), item.getFromLimit(), item.getToLimit())) return true;
-        }
+        for (Number x : numbers(item.getIndexName(), doc)) if (within(x.doubleValue(), item.getFromLimit(), item.getToLimit())) return true;
         return false;
     }
 
     /** field in (n1, n2, ...): any element (an array's, a weighted set's key) equal to a token. */
     private boolean numericIn(NumericInItem item, Document doc) {
-        for (String field : fields(item.getIndexName())) {
+        for (Number x : numbers(item.getIndexName(), doc)) if (item.getTokens().contains(x.longValue()) && x.doubleValue() == x.longValue()) return true;
+        return false;
+    }
+
+    /**
+     * The numbers a numeric term on index compares with: each field's value, an array's elements,
+     * a weighted set's keys (a multi-value attribute matches any element).
+     */
+    private List<Number> numbers(String index, Document doc) {
+        List<Number> values = new ArrayList<>();
+        for (String field : fields(index)) {
             FieldValue v = doc.getDataType().getField(field) == null ? null : doc.getFieldValue(field);
-            List<Number> values = new ArrayList<>();
             if (v instanceof NumericFieldValue n) values.add(n.getNumber());
             if (v instanceof Array<?> a) for (Object e : a.getValues()) if (e instanceof NumericFieldValue n) values.add(n.getNumber());
             if (v instanceof WeightedSet<?> ws) for (Object e : ws.keySet()) if (e instanceof NumericFieldValue n) values.add(n.getNumber());
-            for (Number x : values) if (item.getTokens().contains(x.longValue()) && x.doubleValue() == x.longValue()) return true;
         }
-        return false;
+        return values;
     }
 
     private static boolean within(double x, Limit from, Limit to) {
