@@ -175,15 +175,9 @@ func (s schemaSet) resolveProfile(t, name string, depth int) (*resolvedProfile, 
 		if r.laterPhase == "" {
 			r.laterPhase = pr.laterPhase
 		}
-		for k, v := range pr.functions {
-			r.functions[k] = v
-		}
-		for k, v := range pr.inputs {
-			r.inputs[k] = v
-		}
-		for k, v := range pr.inputTypes {
-			r.inputTypes[k] = v
-		}
+		maps.Copy(r.functions, pr.functions)
+		maps.Copy(r.inputs, pr.inputs)
+		maps.Copy(r.inputTypes, pr.inputTypes)
 		if r.summary == nil {
 			r.summary = pr.summary
 		}
@@ -205,15 +199,9 @@ func (s schemaSet) resolveProfile(t, name string, depth int) (*resolvedProfile, 
 	} else if decl.GlobalPhase != "" {
 		r.laterPhase = "global-phase"
 	}
-	for k, v := range decl.Functions {
-		r.functions[k] = v
-	}
-	for k, v := range decl.Inputs {
-		r.inputs[k] = v
-	}
-	for k, v := range decl.InputTypes {
-		r.inputTypes[k] = v
-	}
+	maps.Copy(r.functions, decl.Functions)
+	maps.Copy(r.inputs, decl.Inputs)
+	maps.Copy(r.inputTypes, decl.InputTypes)
 	return r, nil
 }
 
