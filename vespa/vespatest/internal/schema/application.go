@@ -177,7 +177,13 @@ func parsePackageFiles(files map[string][]byte) (*AppPackage, error) {
 	if err := ValidateSchemas(pkg.Schemas); err != nil {
 		return nil, err
 	}
-	pkg.ModelError = unknownTypes(pkg.Schemas, files)
+	// Vespa resolves inheritance (InheritanceResolver) before it converts
+	// the types; ModelsBuilder words either as "Invalid application".
+	if _, err := Inherit(pkg.Schemas); err != nil {
+		pkg.ModelError = "Invalid application: " + err.Error()
+	} else {
+		pkg.ModelError = unknownTypes(pkg.Schemas, files)
+	}
 	return pkg, nil
 }
 
