@@ -39,7 +39,7 @@ func TestSchemaModelRoundTrip(t *testing.T) {
 		{Name: "c", RankProfiles: []RankProfile{{Name: "r", Inherits: []string{"default"}, FirstPhase: "bm25(t)",
 			Functions: map[string]string{"f": "1"}, Inputs: map[string]string{"query(w)": ""}}},
 			Fieldsets: map[string][]string{"default": {"t"}}},
-		{Name: "d", Inherits: "c", DocumentInherits: []string{"c", "a"}},
+		{Name: "d", Inherits: "c", DocumentInherits: []string{"c", "a"}, StructInherits: map[string][]string{"s": {"t"}}},
 	} {
 		if got := schemaOf(s.model()); !reflect.DeepEqual(got, s) {
 			t.Errorf("round trip of %+v gave %+v", s, got)

@@ -45,6 +45,10 @@ type Schema struct {
 	// unknown parent, a cycle or a field redeclared with another type is
 	// refused with Vespa's error.
 	DocumentInherits []string
+	// StructInherits maps a struct type to the struct types it inherits,
+	// as "struct b inherits a" does: their fields come first in its own.
+	// The parent is looked for in the document and those it inherits.
+	StructInherits map[string][]string
 }
 
 // RankProfile is the part of a schema's rank profile the emulator evaluates:
@@ -131,7 +135,8 @@ func ParseSchema(sd string) (Schema, error) {
 // and RankProfile convert as they are, a Schema field by field.
 
 func (s Schema) model() schema.Schema {
-	m := schema.Schema{Name: s.Name, Fieldsets: s.Fieldsets, Inherits: s.Inherits, DocumentInherits: s.DocumentInherits}
+	m := schema.Schema{Name: s.Name, Fieldsets: s.Fieldsets, Inherits: s.Inherits,
+		DocumentInherits: s.DocumentInherits, StructInherits: s.StructInherits}
 	if s.Structs != nil {
 		m.Structs = make(map[string][]schema.Field, len(s.Structs))
 		for name, fs := range s.Structs {
@@ -158,7 +163,8 @@ func (s Schema) model() schema.Schema {
 }
 
 func schemaOf(m schema.Schema) Schema {
-	s := Schema{Name: m.Name, Fieldsets: m.Fieldsets, Inherits: m.Inherits, DocumentInherits: m.DocumentInherits}
+	s := Schema{Name: m.Name, Fieldsets: m.Fieldsets, Inherits: m.Inherits,
+		DocumentInherits: m.DocumentInherits, StructInherits: m.StructInherits}
 	if m.Structs != nil {
 		s.Structs = make(map[string][]Field, len(m.Structs))
 		for name, fs := range m.Structs {

@@ -116,10 +116,6 @@ func (r *resolver) document(name string) (*Schema, error) {
 		return d, nil
 	}
 	s := *r.byName[name]
-	if len(s.DocumentInherits) == 0 {
-		r.docs[name] = &s
-		return &s, nil
-	}
 	// Vespa adds the document's own fields, then inherits each parent in
 	// turn, checking every field it has so far against the parent's.
 	have := map[string]Field{}
@@ -127,7 +123,7 @@ func (r *resolver) document(name string) (*Schema, error) {
 		have[f.Name] = f
 	}
 	var inherited []Field
-	var structs map[string][]Field
+	var structs map[string][]Field // the parents' struct types, resolved
 	for _, pn := range s.DocumentInherits {
 		p, err := r.document(pn)
 		if err != nil {
@@ -145,9 +141,6 @@ func (r *resolver) document(name string) (*Schema, error) {
 			inherited = append(inherited, pf)
 		}
 		for n, st := range p.Structs {
-			if _, own := s.Structs[n]; own {
-				continue
-			}
 			if _, ok := structs[n]; !ok {
 				if structs == nil {
 					structs = map[string][]Field{}
@@ -156,13 +149,102 @@ func (r *resolver) document(name string) (*Schema, error) {
 			}
 		}
 	}
-	s.Fields = append(inherited, s.Fields...)
+	if len(inherited) > 0 {
+		s.Fields = append(inherited, s.Fields...)
+	}
+	own, err := inheritStructs(name, s.Structs, s.StructInherits, structs)
+	if err != nil {
+		return nil, err
+	}
 	if len(structs) > 0 {
-		maps.Copy(structs, s.Structs)
+		maps.Copy(structs, own)
 		s.Structs = structs
+	} else {
+		s.Structs = own
 	}
 	r.docs[name] = &s
 	return &s, nil
+}
+
+// inheritStructs returns the struct types own of document doc with the
+// fields of the structs each inherits (parents) first, as Vespa's
+// StructDataType.inherit does; a parent is one of own or of inherited (the
+// inherited documents' structs, resolved). It refuses what
+// ConvertSchemaCollection.resolveStructInheritance and
+// ConvertParsedTypes.fillDataTypes refuse, in their words: a parent it
+// cannot find, a cycle, a field declared again. own is not changed.
+func inheritStructs(doc string, own map[string][]Field, parents map[string][]string, inherited map[string][]Field) (map[string][]Field, error) {
+	if len(parents) == 0 {
+		return own, nil
+	}
+	lookup := func(n string) ([]Field, bool) {
+		if fs, ok := own[n]; ok {
+			return fs, true
+		}
+		fs, ok := inherited[n]
+		return fs, ok
+	}
+	for _, name := range slices.Sorted(maps.Keys(parents)) {
+		if _, isOwn := own[name]; !isOwn {
+			continue
+		}
+		for _, p := range parents[name] {
+			if _, ok := lookup(p); !ok {
+				return nil, fmt.Errorf("Can not find parent for struct '%s' in document '%s'", name, doc) //nolint:staticcheck // ST1005: Vespa's text
+			}
+		}
+	}
+	has := func(fs []Field, n string) bool {
+		return slices.ContainsFunc(fs, func(g Field) bool { return g.Name == n })
+	}
+	done := map[string][]Field{}
+	var resolve func(name string, path []string) ([]Field, error)
+	resolve = func(name string, path []string) ([]Field, error) {
+		if fs, ok := done[name]; ok {
+			return fs, nil
+		}
+		if _, isOwn := own[name]; !isOwn {
+			return inherited[name], nil // resolved in its own document
+		}
+		if slices.Contains(path, name) {
+			return nil, fmt.Errorf("Inheritance/reference cycle for structs: %s", strings.Join(append(path, name), " -> ")) //nolint:staticcheck // ST1005: Vespa's text
+		}
+		var all []Field
+		for _, p := range parents[name] {
+			pf, err := resolve(p, append(path, name))
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range own[name] {
+				if !has(pf, f.Name) {
+					continue
+				}
+				from := p // Vespa names the parent's parent that declares it, if one does
+				for _, base := range parents[p] {
+					if bf, err := resolve(base, nil); err == nil && has(bf, f.Name) {
+						from = base
+					}
+				}
+				return nil, fmt.Errorf("In document %s: struct %s cannot inherit from %s and redeclare field %s", doc, name, from, f.Name) //nolint:staticcheck // ST1005: Vespa's text
+			}
+			all = append(all, pf...)
+		}
+		all = append(all, own[name]...)
+		done[name] = all
+		return all, nil
+	}
+	out := maps.Clone(own)
+	for _, name := range slices.Sorted(maps.Keys(parents)) {
+		if _, isOwn := own[name]; !isOwn {
+			continue // no such struct: nothing inherits
+		}
+		fs, err := resolve(name, nil)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = fs
+	}
+	return out, nil
 }
 
 // schema adds to the resolved document of name the rank profiles and field

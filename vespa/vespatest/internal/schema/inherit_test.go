@@ -238,3 +238,70 @@ func TestParsePackageFiles_inheritanceIsAModelError(t *testing.T) {
 		t.Errorf("song is %+v", s)
 	}
 }
+
+// "struct b inherits a" gives b a's fields, first (StructDataType.inherit),
+// the parent found in the document or one it inherits, and a value is
+// checked against them all; a mistake is refused with the config model's
+// words.
+func TestInherit_structs(t *testing.T) {
+	in := mustParse(t, `schema s {
+  document s inherits p {
+    struct c inherits b { field z type int {} }
+    struct a { field x type string {} }
+    struct b inherits a { field y type int {} }
+    struct d inherits q { field w type int {} }
+    field v type c { indexing: summary }
+  }
+}`, `schema p {
+  document p {
+    struct r { field r1 type string {} }
+    struct q inherits r { field q1 type string {} }
+  }
+}`)
+	if got := in[0].StructInherits; !reflect.DeepEqual(got, map[string][]string{"c": {"b"}, "b": {"a"}, "d": {"q"}}) {
+		t.Errorf("parsed struct inherits %q", got)
+	}
+	out, err := Inherit(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch := out[0]
+	for st, want := range map[string][]string{"c": {"x", "y", "z"}, "d": {"r1", "q1", "w"}, "q": {"r1", "q1"}} {
+		var names []string
+		for _, f := range sch.Structs[st] {
+			names = append(names, f.Name)
+		}
+		if !slices.Equal(names, want) {
+			t.Errorf("struct %s fields %q, want %q", st, names, want)
+		}
+	}
+	if len(in[0].Structs["c"]) != 1 {
+		t.Errorf("Inherit changed its input: %+v", in[0].Structs)
+	}
+	f, _ := sch.Field("v")
+	ft, err := ParseFieldType(f.Type)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _, err := ft.ResolveStructs(sch.Structs).Normalize([]byte(`{"x":"a","y":"1","z":2}`)); err != nil || string(got) != `{"x":"a","y":1,"z":2}` {
+		t.Errorf("a value with inherited members: %s, %v", got, err)
+	}
+	if _, _, err := ft.ResolveStructs(sch.Structs).Normalize([]byte(`{"w":1}`)); err == nil {
+		t.Error("an undeclared member was accepted")
+	}
+	for _, c := range []struct{ body, want string }{
+		{"struct b inherits a { field y type int {} }",
+			"Can not find parent for struct 'b' in document 's'"},
+		{"struct a inherits b { field x type int {} }\n struct b inherits a { field y type int {} }",
+			"Inheritance/reference cycle for structs: a -> b -> a"},
+		{"struct a { field x type int {} }\n struct b inherits a { field x type int {} }",
+			"In document s: struct b cannot inherit from a and redeclare field x"},
+		{"struct a { field x type int {} }\n struct b inherits a { }\n struct c inherits b { field x type int {} }",
+			"In document s: struct c cannot inherit from a and redeclare field x"},
+	} {
+		_, err := Inherit(mustParse(t, "schema s {\n document s {\n "+c.body+"\n }\n}\n"))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v, want %q", c.body, err, c.want)
+		}
+	}
+}

@@ -25,6 +25,7 @@ type Schema struct {
 	// inherited ones.
 	Inherits         string
 	DocumentInherits []string
+	StructInherits   map[string][]string // struct name to the structs it inherits
 }
 
 // RankProfile is the part of a rank profile the emulator evaluates; a

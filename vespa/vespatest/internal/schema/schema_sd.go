@@ -93,14 +93,24 @@ func Parse(sd string) (Schema, error) {
 				if end < 0 {
 					return Schema{}, fmt.Errorf("struct %s: unbalanced '{'", words[1])
 				}
+				name, parents, err := headerInherits(words)
+				if err != nil {
+					return Schema{}, err
+				}
 				fields, err := parseStructFields(text[i+1 : end])
 				if err != nil {
-					return Schema{}, fmt.Errorf("struct %s: %w", words[1], err)
+					return Schema{}, fmt.Errorf("struct %s: %w", name, err)
 				}
 				if sch.Structs == nil {
 					sch.Structs = map[string][]Field{}
 				}
-				sch.Structs[words[1]] = fields
+				sch.Structs[name] = fields
+				if len(parents) > 0 {
+					if sch.StructInherits == nil {
+						sch.StructInherits = map[string][]string{}
+					}
+					sch.StructInherits[name] = parents
+				}
 				i, header = end, end+1
 				continue
 			case kind == "field" && inDocument && len(stack) == 2:
