@@ -33,12 +33,15 @@ type Schema struct {
 	// base" does ("" for none): its rank profiles and field sets are this
 	// schema's too, this schema's own of the same name winning. As in
 	// Vespa, the document must then inherit the parent's document type as
-	// well (DocumentInherits).
+	// well (DocumentInherits). One case is not modelled and refused when
+	// the application is built: a parent's profile that inherits a profile
+	// this schema declares again (Vespa resolves it in the parent).
 	Inherits string
 	// DocumentInherits names the document types this schema's document
 	// inherits, in order, as "document song inherits base" does: their
 	// fields and struct types, and those they inherit, are this document's
-	// for put, get, update, visit, selections and search. A field may be
+	// for put, get, update, visit, selections and search, and a rank
+	// profile may inherit their schemas' profiles by name. A field may be
 	// declared again only with the parent's type. Fields, Structs,
 	// RankProfiles and Fieldsets hold the schema's own members; the
 	// inherited ones are added when the application is built, where an

@@ -179,7 +179,10 @@ func parsePackageFiles(files map[string][]byte) (*AppPackage, error) {
 	}
 	// Vespa resolves inheritance (InheritanceResolver) before it converts
 	// the types; ModelsBuilder words either as "Invalid application".
-	if _, err := Inherit(pkg.Schemas); err != nil {
+	var notModelled *NotModelledError
+	if _, err := Inherit(pkg.Schemas); errors.As(err, &notModelled) {
+		pkg.ModelError = err.Error() // Vespa would take it: no "Invalid application"
+	} else if err != nil {
 		pkg.ModelError = "Invalid application: " + err.Error()
 	} else {
 		pkg.ModelError = unknownTypes(pkg.Schemas, files)

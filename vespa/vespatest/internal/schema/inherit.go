@@ -21,8 +21,11 @@ import (
 //     (RankProfileRegistry.rankProfilesOf, FieldSets.userFieldSets), its own
 //     of the same name winning. Inheriting a document type without its
 //     schema brings no profiles: a profile of the parent schema is then not
-//     queryable in the child (the emulator answers a child profile that
-//     inherits one "not implemented" at query time).
+//     queryable in the child, though a child's profile may inherit it by
+//     name (the search package looks for it, RankProfileRegistry.resolve).
+//     A parent's profile that inherits one the child declares again is
+//     resolved by Vespa in the parent; the emulator, which keeps one profile
+//     of a name per schema, refuses that application (NotModelledError).
 //
 // A mistake is refused with the config model's words
 // (InheritanceResolver.resolveInheritance, Schema.validate), in its order:
@@ -72,7 +75,11 @@ func Inherit(schemas []Schema) ([]Schema, error) {
 	}
 	out := make([]Schema, len(schemas))
 	for i, s := range schemas {
-		out[i] = *r.schema(s.Name)
+		full, err := r.schema(s.Name)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = *full
 	}
 	return out, nil
 }
@@ -249,23 +256,33 @@ func inheritStructs(doc string, own map[string][]Field, parents map[string][]str
 
 // schema adds to the resolved document of name the rank profiles and field
 // sets of the schema it inherits.
-func (r *resolver) schema(name string) *Schema {
+func (r *resolver) schema(name string) (*Schema, error) {
 	if s, ok := r.full[name]; ok {
-		return s
+		return s, nil
 	}
 	s := *r.docs[name]
 	if s.Inherits != "" {
-		p := r.schema(s.Inherits)
+		p, err := r.schema(s.Inherits)
+		if err != nil {
+			return nil, err
+		}
 		if p.RankProfiles != nil {
 			own := s.RankProfiles
 			s.RankProfiles = slices.Clone(own)
 			if s.RankProfiles == nil {
 				s.RankProfiles = []RankProfile{}
 			}
+			declared := func(n string) bool { return slices.ContainsFunc(own, func(o RankProfile) bool { return o.Name == n }) }
 			for _, rp := range p.RankProfiles {
-				if !slices.ContainsFunc(own, func(o RankProfile) bool { return o.Name == rp.Name }) {
-					s.RankProfiles = append(s.RankProfiles, rp)
+				if declared(rp.Name) {
+					continue
 				}
+				if q := overriddenAncestor(rp, p.RankProfiles, declared); q != "" {
+					return nil, &NotModelledError{What: fmt.Sprintf("schema '%s': rank profile '%s' of schema '%s' inherits '%s', which '%s' declares again "+
+						"(Vespa resolves the parent's profile in the parent schema; the emulator keeps one profile of a name per schema)",
+						name, rp.Name, s.Inherits, q, name)}
+				}
+				s.RankProfiles = append(s.RankProfiles, rp)
 			}
 		}
 		if len(p.Fieldsets) > 0 {
@@ -275,8 +292,37 @@ func (r *resolver) schema(name string) *Schema {
 		}
 	}
 	r.full[name] = &s
-	return &s
+	return &s, nil
 }
+
+// overriddenAncestor returns the first profile rp inherits, directly or
+// through others of profiles, that declared reports; "" for none.
+func overriddenAncestor(rp RankProfile, profiles []RankProfile, declared func(string) bool) string {
+	seen := map[string]bool{}
+	queue := slices.Clone(rp.Inherits)
+	for len(queue) > 0 { // each profile is expanded once
+		n := queue[0]
+		queue = queue[1:]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		if declared(n) {
+			return n
+		}
+		if i := slices.IndexFunc(profiles, func(p RankProfile) bool { return p.Name == n }); i >= 0 {
+			queue = append(queue, profiles[i].Inherits...)
+		}
+	}
+	return ""
+}
+
+// NotModelledError is a construct of a valid application that the emulator
+// does not model: it refuses the application, naming it, rather than serve
+// answers Vespa would not give.
+type NotModelledError struct{ What string }
+
+func (e *NotModelledError) Error() string { return "not modelled by the emulator: " + e.What }
 
 // normalType is a field type's text without spaces: "map<string, int>" and
 // "map<string,int>" are the same type.

@@ -1,8 +1,10 @@
 package schema
 
 import (
+	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -303,5 +305,31 @@ func TestInherit_structs(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s: %v, want %q", c.body, err, c.want)
 		}
+	}
+}
+
+// A parent's profile that inherits one the child declares again is
+// resolved by Vespa in the parent schema; the emulator, which keeps one
+// profile of a name per schema, refuses the application naming it rather
+// than rank with the child's.
+func TestInherit_profileOverriddenUnderAParentProfile(t *testing.T) {
+	parent := Schema{Name: "p", RankProfiles: []RankProfile{{Name: "q", FirstPhase: "1"}, {Name: "mid", Inherits: []string{"q"}}, {Name: "r", Inherits: []string{"mid"}}}}
+	child := Schema{Name: "c", Inherits: "p", DocumentInherits: []string{"p"}, RankProfiles: []RankProfile{{Name: "q", FirstPhase: "2"}}}
+	_, err := Inherit([]Schema{parent, child})
+	var nm *NotModelledError
+	if !errors.As(err, &nm) || !strings.Contains(err.Error(), "rank profile 'mid' of schema 'p' inherits 'q', which 'c' declares again") {
+		t.Errorf("%v", err)
+	}
+	child.RankProfiles = []RankProfile{{Name: "r", FirstPhase: "2"}} // overriding a leaf is modelled
+	if _, err := Inherit([]Schema{parent, child}); err != nil {
+		t.Error(err)
+	}
+	files := map[string][]byte{
+		"schemas/p.sd": []byte("schema p {\n document p {\n }\n rank-profile q {\n }\n rank-profile r inherits q {\n }\n}\n"),
+		"schemas/c.sd": []byte("schema c inherits p {\n document c inherits p {\n }\n rank-profile q {\n }\n}\n"),
+	}
+	pkg, err := parsePackageFiles(files)
+	if err != nil || !strings.HasPrefix(pkg.ModelError, "not modelled by the emulator: schema 'c': rank profile 'r' of schema 'p' inherits 'q'") {
+		t.Errorf("%v, %q", err, pkg.ModelError)
 	}
 }

@@ -20,7 +20,8 @@ func inheritCorpus(t *testing.T) *memCorpus {
 		{Name: "song", Inherits: "base", DocumentInherits: []string{"base"},
 			Fields:       []Field{{Name: "title", Type: "string", Indexed: true, Indexing: "summary | index"}},
 			RankProfiles: []RankProfile{{Name: "semantic", Inherits: []string{"plain"}}}},
-		{Name: "loose", DocumentInherits: []string{"base"}, RankProfiles: []RankProfile{}},
+		{Name: "loose", DocumentInherits: []string{"base"}, RankProfiles: []RankProfile{
+			{Name: "own", Inherits: []string{"plain"}}, {Name: "lost", Inherits: []string{"nowhere"}}}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -52,4 +53,9 @@ func TestInherit_searchAndRank(t *testing.T) {
 	}
 	r = get(t, c, "yql", `select * from loose where true`, "ranking.profile", "plain")
 	r.wantError(t, []string{"loose", "plain"}, 400, 4, "schema 'loose' does not contain requested rank profile 'plain'")
+	// but a profile of loose may inherit base's by name (RankProfileRegistry.resolve)
+	r = get(t, c, "yql", `select * from loose where true`, "ranking.profile", "own")
+	wantRelevances(t, r, map[string]float64{"id:ns:loose::1": 15})
+	r = get(t, c, "yql", `select * from loose where true`, "ranking.profile", "lost")
+	r.wantError(t, []string{"loose", "lost"}, 501, 501, "inheriting rank profile 'nowhere'")
 }
