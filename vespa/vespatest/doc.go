@@ -52,6 +52,12 @@
 //     values read as base64, references checked as document IDs of their
 //     type; no predicate matching, no imported fields, parent/child,
 //     document processors, streaming search or document expiry.
+//   - Schema, document and struct inheritance are resolved as Vespa's config
+//     model resolves them ([Schema].Inherits, DocumentInherits and
+//     StructInherits): inherited fields, structs, field sets and rank
+//     profiles are the child's, and mistakes refuse the deploy with Vespa's
+//     words. A document selection names a type exactly, as the content node
+//     does: "base" does not select a song that inherits base.
 //   - The config server deploys a package's schemas, content clusters and
 //     default query profile; it runs no validation overrides, application
 //     tests or hosted-only preprocessing. A deploy takes no time unless an

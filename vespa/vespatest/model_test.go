@@ -39,6 +39,7 @@ func TestSchemaModelRoundTrip(t *testing.T) {
 		{Name: "c", RankProfiles: []RankProfile{{Name: "r", Inherits: []string{"default"}, FirstPhase: "bm25(t)",
 			Functions: map[string]string{"f": "1"}, Inputs: map[string]string{"query(w)": ""}}},
 			Fieldsets: map[string][]string{"default": {"t"}}},
+		{Name: "d", Inherits: "c", DocumentInherits: []string{"c", "a"}, StructInherits: map[string][]string{"s": {"t"}}},
 	} {
 		if got := schemaOf(s.model()); !reflect.DeepEqual(got, s) {
 			t.Errorf("round trip of %+v gave %+v", s, got)
@@ -47,5 +48,9 @@ func TestSchemaModelRoundTrip(t *testing.T) {
 	sch, err := ParseSchema("schema m {\n document m {\n field t type string {\n indexing: summary | index\n }\n }\n}\n")
 	if err != nil || sch.Name != "m" || len(sch.Fields) != 1 || sch.Fields[0].Type != "string" || !sch.Fields[0].Indexed || sch.RankProfiles == nil {
 		t.Errorf("ParseSchema: %+v, %v", sch, err)
+	}
+	sch, err = ParseSchema("schema m inherits p {\n document m inherits p, q {\n field t type string {}\n }\n}\n")
+	if err != nil || sch.Inherits != "p" || !reflect.DeepEqual(sch.DocumentInherits, []string{"p", "q"}) || len(sch.Fields) != 1 {
+		t.Errorf("ParseSchema with inherits: %+v, %v", sch, err)
 	}
 }

@@ -29,6 +29,29 @@ type Schema struct {
 	// unknown member or a value of the wrong type is refused with 400. A
 	// type name that is not declared here is stored unchecked.
 	Structs map[string][]Field
+	// Inherits names the schema this one inherits, as "schema song inherits
+	// base" does ("" for none): its rank profiles and field sets are this
+	// schema's too, this schema's own of the same name winning. As in
+	// Vespa, the document must then inherit the parent's document type as
+	// well (DocumentInherits). One case is not modelled and refused when
+	// the application is built: a parent's profile that inherits a profile
+	// this schema declares again (Vespa resolves it in the parent).
+	Inherits string
+	// DocumentInherits names the document types this schema's document
+	// inherits, in order, as "document song inherits base" does: their
+	// fields and struct types, and those they inherit, are this document's
+	// for put, get, update, visit, selections and search, and a rank
+	// profile may inherit their schemas' profiles by name. A field may be
+	// declared again only with the parent's type. Fields, Structs,
+	// RankProfiles and Fieldsets hold the schema's own members; the
+	// inherited ones are added when the application is built, where an
+	// unknown parent, a cycle or a field redeclared with another type is
+	// refused with Vespa's error.
+	DocumentInherits []string
+	// StructInherits maps a struct type to the struct types it inherits,
+	// as "struct b inherits a" does: their fields come first in its own.
+	// The parent is looked for in the document and those it inherits.
+	StructInherits map[string][]string
 }
 
 // RankProfile is the part of a schema's rank profile the emulator evaluates:
@@ -100,9 +123,12 @@ type Field struct {
 }
 
 // ParseSchema reads the text of a schemas/<name>.sd file and returns its
-// schema name; its document fields with their types, indexing statements and
+// schema name and what the schema and its document inherit; its own
+// document fields with their types, indexing statements and
 // distance-metric; and its rank profiles (inherits, the first-, second- and
 // global-phase expressions, functions without arguments, and inputs).
+// What it inherits from other files is not in it: the server adds that
+// when it builds the application.
 func ParseSchema(sd string) (Schema, error) {
 	s, err := schema.Parse(sd)
 	return schemaOf(s), err
@@ -112,7 +138,8 @@ func ParseSchema(sd string) (Schema, error) {
 // and RankProfile convert as they are, a Schema field by field.
 
 func (s Schema) model() schema.Schema {
-	m := schema.Schema{Name: s.Name, Fieldsets: s.Fieldsets}
+	m := schema.Schema{Name: s.Name, Fieldsets: s.Fieldsets, Inherits: s.Inherits,
+		DocumentInherits: s.DocumentInherits, StructInherits: s.StructInherits}
 	if s.Structs != nil {
 		m.Structs = make(map[string][]schema.Field, len(s.Structs))
 		for name, fs := range s.Structs {
@@ -139,7 +166,8 @@ func (s Schema) model() schema.Schema {
 }
 
 func schemaOf(m schema.Schema) Schema {
-	s := Schema{Name: m.Name, Fieldsets: m.Fieldsets}
+	s := Schema{Name: m.Name, Fieldsets: m.Fieldsets, Inherits: m.Inherits,
+		DocumentInherits: m.DocumentInherits, StructInherits: m.StructInherits}
 	if m.Structs != nil {
 		s.Structs = make(map[string][]Field, len(m.Structs))
 		for name, fs := range m.Structs {

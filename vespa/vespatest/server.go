@@ -116,7 +116,10 @@ func Start(opts ...Option) (*Server, error) {
 	health := cfg.health
 	s.health.Store(&health)
 	clusters := []schema.Cluster{{Name: cfg.cluster}}
-	app := schema.NewApplication(cfg.schemas, clusters, 1)
+	app, err := schema.NewApplication(cfg.schemas, clusters, 1)
+	if err != nil {
+		return nil, fmt.Errorf("vespatest: %w", err)
+	}
 	app.QueryProfile = cfg.queryProfile
 	s.app.Store(app)
 	if cfg.appDir != "" {
@@ -298,7 +301,10 @@ func (s *Server) activate(pkg *schema.AppPackage) error {
 	if !pkg.HasServices && len(schemas) == 0 {
 		schemas = s.cfg.schemas
 	}
-	app := schema.NewApplication(schemas, clusters, gen)
+	app, err := schema.NewApplication(schemas, clusters, gen)
+	if err != nil {
+		return fmt.Errorf("vespatest: %w", err)
+	}
 	app.QueryProfile = pkg.QueryProfile
 	if !pkg.HasServices && pkg.QueryProfile == nil {
 		app.QueryProfile = s.cfg.queryProfile

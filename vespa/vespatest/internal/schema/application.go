@@ -177,7 +177,16 @@ func parsePackageFiles(files map[string][]byte) (*AppPackage, error) {
 	if err := ValidateSchemas(pkg.Schemas); err != nil {
 		return nil, err
 	}
-	pkg.ModelError = unknownTypes(pkg.Schemas, files)
+	// Vespa resolves inheritance (InheritanceResolver) before it converts
+	// the types; ModelsBuilder words either as "Invalid application".
+	var notModelled *NotModelledError
+	if _, err := Inherit(pkg.Schemas); errors.As(err, &notModelled) {
+		pkg.ModelError = err.Error() // Vespa would take it: no "Invalid application"
+	} else if err != nil {
+		pkg.ModelError = "Invalid application: " + err.Error()
+	} else {
+		pkg.ModelError = unknownTypes(pkg.Schemas, files)
+	}
 	return pkg, nil
 }
 

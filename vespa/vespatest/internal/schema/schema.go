@@ -19,6 +19,13 @@ type Schema struct {
 	RankProfiles []RankProfile // nil: profiles are not modelled (any name ranks by default relevance)
 	Fieldsets    map[string][]string
 	Structs      map[string][]Field // the document's struct types
+	// Inherits is the schema this one inherits, "" for none;
+	// DocumentInherits the document types its document inherits. A schema
+	// as declared (Parse) has its own members only; [Inherit] adds the
+	// inherited ones.
+	Inherits         string
+	DocumentInherits []string
+	StructInherits   map[string][]string // struct name to the structs it inherits
 }
 
 // RankProfile is the part of a rank profile the emulator evaluates; a
@@ -147,8 +154,14 @@ type Application struct {
 // DefaultCluster is the content cluster name used when no services.xml names one.
 const DefaultCluster = "content"
 
-func NewApplication(schemas []Schema, clusters []Cluster, generation int64) *Application {
-	a := &Application{Schemas: slices.Clone(schemas), byType: map[string]*Schema{}, Generation: generation}
+// NewApplication builds the application of schemas (as declared: what they
+// inherit is resolved here, see [Inherit]) and content clusters.
+func NewApplication(schemas []Schema, clusters []Cluster, generation int64) (*Application, error) {
+	resolved, err := Inherit(schemas)
+	if err != nil {
+		return nil, err
+	}
+	a := &Application{Schemas: resolved, byType: map[string]*Schema{}, Generation: generation}
 	for i := range a.Schemas {
 		a.byType[a.Schemas[i].Name] = &a.Schemas[i]
 	}
@@ -156,7 +169,7 @@ func NewApplication(schemas []Schema, clusters []Cluster, generation int64) *App
 		clusters = []Cluster{{Name: DefaultCluster}}
 	}
 	a.clusters = clusters
-	return a
+	return a, nil
 }
 
 // Lenient reports whether any document type and field is accepted.

@@ -8,7 +8,8 @@ import (
 )
 
 // Parse reads the text of a schemas/<name>.sd file and returns its
-// schema name; its document fields with their types, indexing statements and
+// schema name and the schema and document types it inherits; its own
+// document fields with their types, indexing statements and
 // distance-metric; and its rank profiles (inherits, the first-, second- and
 // global-phase expressions, functions without arguments, and inputs);
 // its field sets; and the summary- and match-features of its profiles.
@@ -45,9 +46,25 @@ func Parse(sd string) (Schema, error) {
 				if len(words) < 2 {
 					return Schema{}, fmt.Errorf("schema without a name")
 				}
-				sch.Name = words[1]
+				name, inherits, err := headerInherits(words)
+				if err != nil {
+					return Schema{}, err
+				}
+				sch.Name = name
+				switch len(inherits) {
+				case 0:
+				case 1:
+					sch.Inherits = inherits[0]
+				default: // ConvertParsedSchemas.convertToSchemas
+					return Schema{}, fmt.Errorf("schema %s cannot inherit more than once", name)
+				}
 			case kind == "document" && len(stack) == 1:
 				inDocument = true
+				if _, inherits, err := headerInherits(words); err != nil {
+					return Schema{}, err
+				} else if len(inherits) > 0 {
+					sch.DocumentInherits = inherits
+				}
 			case kind == "rank-profile" && len(stack) == 1:
 				end := blockEnd(text, i)
 				if end < 0 {
@@ -76,14 +93,24 @@ func Parse(sd string) (Schema, error) {
 				if end < 0 {
 					return Schema{}, fmt.Errorf("struct %s: unbalanced '{'", words[1])
 				}
+				name, parents, err := headerInherits(words)
+				if err != nil {
+					return Schema{}, err
+				}
 				fields, err := parseStructFields(text[i+1 : end])
 				if err != nil {
-					return Schema{}, fmt.Errorf("struct %s: %w", words[1], err)
+					return Schema{}, fmt.Errorf("struct %s: %w", name, err)
 				}
 				if sch.Structs == nil {
 					sch.Structs = map[string][]Field{}
 				}
-				sch.Structs[words[1]] = fields
+				sch.Structs[name] = fields
+				if len(parents) > 0 {
+					if sch.StructInherits == nil {
+						sch.StructInherits = map[string][]string{}
+					}
+					sch.StructInherits[name] = parents
+				}
 				i, header = end, end+1
 				continue
 			case kind == "field" && inDocument && len(stack) == 2:
@@ -120,6 +147,25 @@ func Parse(sd string) (Schema, error) {
 		return Schema{}, fmt.Errorf("no schema declaration found")
 	}
 	return sch, nil
+}
+
+// headerInherits reads the header "kind name [inherits a, b]" (split into
+// words) of a schema or document block: its name and what it inherits.
+func headerInherits(words []string) (string, []string, error) {
+	words = strings.Fields(strings.ReplaceAll(strings.Join(words, " "), ",", " "))
+	if len(words) < 2 {
+		return "", nil, nil // "document {": named as its schema
+	}
+	if words[1] == "inherits" { // "document inherits base {"
+		words = append([]string{words[0], ""}, words[1:]...)
+	}
+	if len(words) == 2 {
+		return words[1], nil, nil
+	}
+	if words[2] != "inherits" || len(words) == 3 {
+		return "", nil, fmt.Errorf("%s %s: malformed header %q", words[0], words[1], strings.Join(words, " "))
+	}
+	return words[1], words[3:], nil
 }
 
 // parseSDField parses "field <name> type <type> { body }" whose header spans

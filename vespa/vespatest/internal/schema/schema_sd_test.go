@@ -5,7 +5,29 @@ import "testing"
 func FuzzParseSchema(f *testing.F) {
 	f.Add("schema music { document music { field a type string { indexing: summary | index } } }")
 	f.Add("schema x { document x { field t type tensor<float>(x[3]) { indexing: attribute\n attribute { distance-metric: angular } } } }")
+	f.Add("schema s inherits b { document s inherits b, c { struct p inherits q { field x type int {} } } }")
 	f.Fuzz(func(t *testing.T, s string) { _, _ = Parse(s) })
+}
+
+// FuzzInherit resolves two parsed schemas that may inherit each other:
+// whatever they say, Inherit returns schemas or an error, never panics
+// or loops.
+func FuzzInherit(f *testing.F) {
+	f.Add("schema a { document a { struct s { field x type int {} } field f type string {} } rank-profile r {} }",
+		"schema b inherits a { document b inherits a { struct t inherits s { field y type int {} } field g type t {} } rank-profile q inherits r {} }")
+	f.Add("schema a { document a inherits b { struct s inherits t {} } }", "schema b { document b inherits a { struct t inherits s {} } }")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		var in []Schema
+		for _, sd := range []string{a, b} {
+			if s, err := Parse(sd); err == nil {
+				in = append(in, s)
+			}
+		}
+		out, err := Inherit(in)
+		if err == nil && len(out) != len(in) {
+			t.Fatalf("%d schemas in, %d out", len(in), len(out))
+		}
+	})
 }
 
 // Field sets and the summary- and match-features of a rank profile, in the

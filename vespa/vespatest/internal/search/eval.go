@@ -88,9 +88,18 @@ func (e *evaluator) indexed(d *docView, path string) bool {
 	return !ok || f.Indexed
 }
 
-// fieldsFor returns the paths a contains on field searches: the field itself, or for the default
-// index without a "default" field every string field of the document.
+// fieldsFor returns the paths a contains on field searches: the field itself; the fields of a
+// field set of that name (the schema's own or inherited), as Vespa searches a field set as one
+// index over its fields; or for the default index without a "default" field or field set every
+// string field of the document.
 func (e *evaluator) fieldsFor(d *docView, field string) []string {
+	if !e.schemas.lenient() {
+		if _, ok := e.schemas.types[d.docType()][field]; !ok {
+			if set, ok := e.schemas.fieldsets[d.docType()][field]; ok {
+				return set
+			}
+		}
+	}
 	if field != defaultIndex {
 		return []string{field}
 	}

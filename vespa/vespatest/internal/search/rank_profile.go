@@ -147,6 +147,23 @@ func planRanking(p params, schemas schemaSet, types map[string]bool) (*rankPlan,
 	return plan, nil
 }
 
+// profileOwner returns the document type that declares profile name: t, else the first of the
+// types t's document inherits (depth first, as RankProfileRegistry.resolve looks); "" for none.
+func (s schemaSet) profileOwner(t, name string, depth int) string {
+	if _, ok := s.profiles[t][name]; ok {
+		return t
+	}
+	if depth > 32 {
+		return ""
+	}
+	for _, pt := range s.docParents[t] {
+		if owner := s.profileOwner(pt, name, depth+1); owner != "" {
+			return owner
+		}
+	}
+	return ""
+}
+
 // resolveProfile applies inheritance: the own first phase, else the first parent's that has
 // one; functions and inputs of the profile override its parents'.
 func (s schemaSet) resolveProfile(t, name string, depth int) (*resolvedProfile, error) {
@@ -154,6 +171,13 @@ func (s schemaSet) resolveProfile(t, name string, depth int) (*resolvedProfile, 
 		return nil, &notImplementedError{what: fmt.Sprintf("rank profile inheritance deeper than 32 ('%s')", name)}
 	}
 	decl, ok := s.profiles[t][name]
+	if !ok && depth > 0 {
+		// A profile inherited by name is looked for in the document types t's document
+		// inherits too, and resolved in its own schema (RankProfileRegistry.resolve).
+		if owner := s.profileOwner(t, name, 0); owner != "" {
+			return s.resolveProfile(owner, name, depth+1)
+		}
+	}
 	if !ok {
 		switch name {
 		case profileDefault:

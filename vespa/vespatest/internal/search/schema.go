@@ -9,12 +9,16 @@ type schemaSet struct {
 	profiles map[string]map[string]RankProfile // document type to profile name to profile
 	// fieldsets maps a document type to its field sets (name to fields).
 	fieldsets map[string]map[string][]string
+	// docParents maps a document type to those its document inherits.
+	docParents map[string][]string
 }
 
 func newSchemaSet(ss []Schema) schemaSet {
 	out := schemaSet{types: map[string]map[string]Field{}, order: map[string][]string{},
-		profiles: map[string]map[string]RankProfile{}, fieldsets: map[string]map[string][]string{}}
+		profiles: map[string]map[string]RankProfile{}, fieldsets: map[string]map[string][]string{},
+		docParents: map[string][]string{}}
 	for _, s := range ss {
+		out.docParents[s.Name] = s.DocumentInherits
 		out.fieldsets[s.Name] = s.Fieldsets
 		if s.RankProfiles != nil { // nil: not modelled, no entry
 			ps := map[string]RankProfile{}
