@@ -160,6 +160,15 @@ func compareSchema(t *testing.T, where string, ours *schema.Schema, emu vespates
 	if ours.Name != emu.Name {
 		t.Errorf("%s: name %q vs emulator %q", where, ours.Name, emu.Name)
 	}
+	if ours.Inherits != emu.Inherits || !slices.Equal(ours.Document.Inherits, emu.DocumentInherits) {
+		t.Errorf("%s: inherits %q, document inherits %q vs emulator %q, %q", where,
+			ours.Inherits, ours.Document.Inherits, emu.Inherits, emu.DocumentInherits)
+	}
+	for _, st := range slices.Concat(ours.Document.Structs, ours.Structs) {
+		if !slices.Equal(st.Inherits, emu.StructInherits[st.Name]) {
+			t.Errorf("%s: struct %s inherits %q vs emulator %q", where, st.Name, st.Inherits, emu.StructInherits[st.Name])
+		}
+	}
 	if len(ours.Document.Fields) != len(emu.Fields) {
 		t.Errorf("%s: %d fields vs emulator %d", where, len(ours.Document.Fields), len(emu.Fields))
 		return
