@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -274,6 +275,12 @@ func (e *evaluator) compare(n compareNode, d *docView) bool {
 			if n.isStr || n.isB {
 				continue
 			}
+			if i, err := v.Int64(); err == nil && n.isInt {
+				if compareInt(i, n.op, n.inum) {
+					return true
+				}
+				continue
+			}
 			f, err := v.Float64()
 			if err == nil && compareFloat(f, n.op, n.num) {
 				return true
@@ -317,6 +324,10 @@ func (e *evaluator) compareLeaves(field string, d *docView) []any {
 		}
 	}
 	return out
+}
+
+func compareInt(a int64, op string, b int64) bool {
+	return compareFloat(float64(cmp.Compare(a, b)), op, 0)
 }
 
 func compareFloat(a float64, op string, b float64) bool {

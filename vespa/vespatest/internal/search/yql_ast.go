@@ -64,6 +64,11 @@ type (
 		field string
 		op    string
 		num   float64
+		// inum is num exactly when the literal is an integer (isInt): a long
+		// compares with it as an integer, as the attribute's search does, so
+		// 2^53+1 is not 2^53.
+		inum  int64
+		isInt bool
 		str   string
 		isStr bool
 		isB   bool

@@ -417,11 +417,10 @@ func (p *parser) relation(ann annotations) (node, error) {
 		c := compareNode{field: field, op: t.text}
 		switch {
 		case v.kind == tokNumber:
-			f, err := p.number(v)
-			if err != nil {
+			var err error
+			if c, err = p.numberNode(field, t.text, v); err != nil {
 				return nil, err
 			}
-			c.num = f
 		case v.kind == tokString && t.text == "=":
 			c.str, c.isStr = v.text, true
 		case v.kind == tokIdent && t.text == "=" && (strings.EqualFold(v.text, "true") || strings.EqualFold(v.text, "false")):
@@ -437,8 +436,7 @@ func (p *parser) relation(ann annotations) (node, error) {
 // reversedCompare parses number op field (2015 < year).
 func (p *parser) reversedCompare() (node, error) {
 	v := p.next()
-	f, err := p.number(v)
-	if err != nil {
+	if _, err := p.number(v); err != nil {
 		return nil, err
 	}
 	op := p.next()
@@ -451,7 +449,7 @@ func (p *parser) reversedCompare() (node, error) {
 	if ft.kind != tokIdent {
 		return nil, p.errorf(ft, "mismatched input '%s' expecting IDENTIFIER", ft)
 	}
-	return compareNode{field: ft.text, op: o, num: f}, nil
+	return p.numberNode(ft.text, o, v)
 }
 
 func (p *parser) inRHS(field string) (node, error) {
@@ -462,11 +460,7 @@ func (p *parser) inRHS(field string) (node, error) {
 		v := p.next()
 		switch v.kind {
 		case tokNumber:
-			f, err := p.number(v)
-			if err != nil {
-				return nil, err
-			}
-			return compareNode{field: field, op: "=", num: f}, nil
+			return p.numberNode(field, "=", v)
 		case tokString:
 			return compareNode{field: field, op: "=", str: v.text, isStr: true}, nil
 		}

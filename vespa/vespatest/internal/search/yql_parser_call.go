@@ -209,6 +209,18 @@ func (p *parser) annotationValue() (any, error) {
 }
 
 // number reads the number token t as a float64 (an optional L suffix marks a long).
+// numberNode returns the comparison of field with the number literal t.
+func (p *parser) numberNode(field, op string, t token) (compareNode, error) {
+	f, err := p.number(t)
+	if err != nil {
+		return compareNode{}, err
+	}
+	c := compareNode{field: field, op: op, num: f}
+	c.inum, err = strconv.ParseInt(strings.TrimSuffix(strings.TrimSuffix(t.text, "L"), "l"), 10, 64)
+	c.isInt = err == nil
+	return c, nil
+}
+
 func (p *parser) number(t token) (float64, error) {
 	f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSuffix(t.text, "L"), "l"), 64)
 	if err != nil {

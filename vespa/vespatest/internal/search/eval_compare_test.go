@@ -40,3 +40,31 @@ func TestCompare_WeightedSetMatchesItsKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestCompare_LongsAreExact checks that an integer literal compares with a
+// long exactly, as the attribute's integer search does: 2^53 and 2^53+1 are
+// one float64 but two longs.
+func TestCompare_LongsAreExact(t *testing.T) {
+	c := &memCorpus{
+		schemas: []Schema{{Name: "l", Fields: []Field{{Name: "n", Type: "long"}}}},
+		docs:    []Document{doc("id:ns:l::a", `{"n":9007199254740993}`)},
+	}
+	for _, tc := range []struct {
+		where string
+		match bool
+	}{
+		{"n = 9007199254740993", true},
+		{"n = 9007199254740992", false},
+		{"n > 9007199254740992", true},
+		{"n >= 9007199254740994", false},
+		{"9007199254740992 < n", true},
+		{"n in (9007199254740992, 1)", false},
+		{"n in (9007199254740993)", true},
+		{"n < 9.1e15", true}, // a float literal compares as a float
+	} {
+		r := get(t, c, "yql", "select * from l where "+tc.where)
+		if got := len(r.ids()) == 1; r.status != 200 || got != tc.match {
+			t.Errorf("%s: %d %v, want a match: %v (%s)", tc.where, r.status, r.ids(), tc.match, r.body)
+		}
+	}
+}
