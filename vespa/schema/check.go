@@ -47,7 +47,7 @@ func (a *Application) CheckPut(docType string, fields []byte) error {
 // CheckUpdate checks the "fields" object of an update of a document of
 // docType: every field must be the document's, each update operation one
 // its type takes (arithmetic on numbers, add and remove on arrays,
-// weighted sets and tensors, match on arrays and weighted sets, modify on
+// weighted sets and tensors, match on arrays, weighted sets and maps, modify on
 // tensors, assign on any), and an assigned value must fit the type as for
 // [Application.CheckPut]. A field path ("tracks[0].title", "m{key}") is
 // checked only for its field's name. The error is a [*CheckError].
@@ -521,8 +521,8 @@ func (c *docCheck) update(f *Field, op string, arg json.RawMessage) error {
 		}
 	case "add", "remove":
 		ok = t.Kind == Array || t.Kind == WeightedSet || t.Kind == Tensor
-	case "match":
-		ok = t.Kind == Array || t.Kind == WeightedSet
+	case "match": // MapReader.createMapUpdate: arrays, weighted sets and maps
+		ok = t.Kind == Array || t.Kind == WeightedSet || t.Kind == Map
 	case "modify":
 		ok = t.Kind == Tensor
 	default:

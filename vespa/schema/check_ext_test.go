@@ -182,3 +182,39 @@ func BenchmarkCheckPut(b *testing.B) {
 		})
 	}
 }
+
+// checkTakes asserts that each put in puts and each update in updates
+// passes the check.
+func checkTakes(t *testing.T, a *schema.Application, puts, updates []string) {
+	t.Helper()
+	for _, ok := range puts {
+		if err := a.CheckPut("music", []byte(ok)); err != nil {
+			t.Errorf("CheckPut(%s): %v", ok, err)
+		}
+	}
+	for _, ok := range updates {
+		if err := a.CheckUpdate("music", []byte(ok)); err != nil {
+			t.Errorf("CheckUpdate(%s): %v", ok, err)
+		}
+	}
+}
+
+// checkRefuses asserts that each put is a *CheckError of its field, wanting
+// what it says.
+func checkRefuses(t *testing.T, a *schema.Application, bad []struct{ fields, field, want string }) {
+	t.Helper()
+	for _, b := range bad {
+		err := a.CheckPut("music", []byte(b.fields))
+		var ce *schema.CheckError
+		if !errors.As(err, &ce) || ce.Field != b.field || !strings.Contains(ce.Want, b.want) {
+			t.Errorf("CheckPut(%s) = %v; want field %q wanting %q", b.fields, err, b.field, b.want)
+		}
+	}
+}
+
+// TestCheckUpdate_MatchOnMap: Vespa takes match on a map field
+// (document/src/main/java/com/yahoo/document/json/readers/MapReader.java,
+// createMapUpdate, for arrays, weighted sets and maps).
+func TestCheckUpdate_MatchOnMap(t *testing.T) {
+	checkTakes(t, checkApp(t), nil, []string{`{"counts":{"match":{"element":"x","increment":1}}}`})
+}
