@@ -323,15 +323,10 @@ func (c *docCheck) tensor(path string, tt *TensorType, v json.RawMessage) error 
 	}
 	switch v[0] {
 	case '"':
-		s := scalarText(v)
 		if !dense {
 			return nil
 		}
-		digits := hexDigits(tt.Cell)
-		if digits > 0 && len(s) != size*digits {
-			return c.fail(path, fmt.Sprintf("%s: %d hex digits (%d cells)", tt, size*digits, size), fmt.Sprintf("%d", len(s)))
-		}
-		return nil
+		return c.hex(path, tt, size, v)
 	case '[':
 		if dense {
 			return c.denseValues(path, tt, size, v)
@@ -345,7 +340,11 @@ func (c *docCheck) tensor(path string, tt *TensorType, v json.RawMessage) error 
 	if err := eachMember(v, func(k string, val []byte) error {
 		switch k {
 		case "cells":
-			cells = val
+			// TensorReader.fillTensor: "cells" holding a number is a
+			// label of the short form, not the wrapper.
+			if !isScalar(val) {
+				cells = val
+			}
 		case "values":
 			values = val
 		case "blocks":
@@ -360,6 +359,8 @@ func (c *docCheck) tensor(path string, tt *TensorType, v json.RawMessage) error 
 		return c.cells(path, tt, cells)
 	case cells != nil:
 		return c.labelValues(path, tt, cells)
+	case values != nil && dense && values[0] == '"':
+		return c.hex(path, tt, size, values)
 	case values != nil && dense:
 		return c.denseValues(path, tt, size, values)
 	case blocks != nil:
@@ -367,6 +368,17 @@ func (c *docCheck) tensor(path string, tt *TensorType, v json.RawMessage) error 
 	}
 	if len(tt.Dims) == 1 && tt.Dims[0].Mapped {
 		return c.labelValues(path, tt, v) // the short form {"label": value}
+	}
+	return nil
+}
+
+// hex checks the hex string v of a dense tensor of size cells: one group
+// of hex digits per cell.
+func (c *docCheck) hex(path string, tt *TensorType, size int, v json.RawMessage) error {
+	s := scalarText(v)
+	digits := hexDigits(tt.Cell)
+	if digits > 0 && len(s) != size*digits {
+		return c.fail(path, fmt.Sprintf("%s: %d hex digits (%d cells)", tt, size*digits, size), fmt.Sprintf("%d hex digits", len(s)))
 	}
 	return nil
 }

@@ -218,3 +218,18 @@ func checkRefuses(t *testing.T, a *schema.Application, bad []struct{ fields, fie
 func TestCheckUpdate_MatchOnMap(t *testing.T) {
 	checkTakes(t, checkApp(t), nil, []string{`{"counts":{"match":{"element":"x","increment":1}}}`})
 }
+
+// TestCheckPut_TensorWrapperMembers: as TensorReader.fillTensor reads them,
+// "values" of a dense tensor may be a hex string, and "cells" with a number
+// (not an object or array) is a label of the short form {"label": value}.
+func TestCheckPut_TensorWrapperMembers(t *testing.T) {
+	a := checkApp(t)
+	checkTakes(t, a, []string{
+		`{"embedding":{"values":"3f8000003f8000003f800000"}}`,
+		`{"cats":{"cells":2}}`, `{"cats":{"cells":2,"type":3}}`,
+	}, nil)
+	checkRefuses(t, a, []struct{ fields, field, want string }{
+		{`{"embedding":{"values":"3f800000"}}`, "embedding", "24 hex digits"},
+		{`{"cats":{"cells":"x"}}`, "cats{cells}", "a number"},
+	})
+}
