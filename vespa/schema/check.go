@@ -137,7 +137,7 @@ func (c *docCheck) value(path string, t *Type, v json.RawMessage) error {
 			return c.fail(path, t.String(), describe(v))
 		}
 	case Bool:
-		if s := scalarText(v); s != "true" && s != "false" {
+		if !isBool(scalarText(v)) {
 			return c.fail(path, "bool (true or false)", describe(v))
 		}
 	case Position:
@@ -269,11 +269,11 @@ func (c *docCheck) key(path string, t *Type, k string) error {
 	case Int, Long, Byte:
 		return c.integerText(path, t, k, strconv.Quote(k))
 	case Float, Double:
-		if _, err := strconv.ParseFloat(k, 64); err != nil {
+		if _, ok := javaFloat(k); !ok {
 			return c.fail(path, t.String()+" key", strconv.Quote(k))
 		}
 	case Bool:
-		if k != "true" && k != "false" {
+		if !isBool(k) {
 			return c.fail(path, "bool key", strconv.Quote(k))
 		}
 	}
@@ -549,18 +549,35 @@ func (c *docCheck) update(f *Field, op string, arg json.RawMessage) error {
 // number reads a JSON number, or a string Vespa reads as one (NaN and
 // Infinity included).
 func number(v json.RawMessage) (float64, bool) {
-	var f float64
-	var err error
 	if len(v) > 0 && v[0] != '"' {
-		f, err = strconv.ParseFloat(string(v), 64) // no copy: the string does not escape
-	} else {
-		f, err = strconv.ParseFloat(scalarText(v), 64)
+		return inRange(strconv.ParseFloat(string(v), 64)) // no copy: the string does not escape
 	}
-	if errors.Is(err, strconv.ErrRange) {
-		return f, true // too large for a float64 is Vespa's to judge
-	}
-	return f, err == nil
+	return javaFloat(scalarText(v))
 }
+
+// inRange is strconv.ParseFloat's result as a number and whether it is
+// one: too large for a float64 is Vespa's to judge.
+func inRange(f float64, err error) (float64, bool) {
+	return f, err == nil || errors.Is(err, strconv.ErrRange)
+}
+
+// javaFloat reads the text of a number as Java's Double.parseDouble, which
+// Vespa reads it with, takes it: blanks around it and a trailing f or d
+// are allowed ("1.5f", " 2 "). (strconv also takes "inf" and "nan" in any
+// case, which Java does not: the check is looser there, never stricter.)
+func javaFloat(s string) (float64, bool) {
+	s = strings.TrimFunc(s, func(r rune) bool { return r <= ' ' }) // String.trim
+	if n := len(s); n > 1 && strings.ContainsRune("fFdD", rune(s[n-1])) {
+		s = s[:n-1]
+	}
+	return inRange(strconv.ParseFloat(s, 64))
+}
+
+// isBool reports whether s is "true" or "false" in any case, as
+// Boolean.parseBoolean reads it (Vespa's BoolFieldValue). Vespa reads any
+// other text as false; the check refuses it, as it refuses an int8 cell
+// that Vespa would wrap.
+func isBool(s string) bool { return strings.EqualFold(s, "true") || strings.EqualFold(s, "false") }
 
 // flatNumbers counts the elements of v when it is a flat array of
 // numbers: between its brackets nothing but the bytes of JSON numbers,

@@ -233,3 +233,16 @@ func TestCheckPut_TensorWrapperMembers(t *testing.T) {
 		{`{"cats":{"cells":"x"}}`, "cats{cells}", "a number"},
 	})
 }
+
+// TestCheck_NumberAndBoolText: Vespa reads a bool with
+// Boolean.parseBoolean (any case) and a float, a double or an arithmetic
+// update's operand with Float.parseFloat or Double.parseDouble, which trim
+// blanks and take a trailing f or d (document/src/main/java/com/yahoo/
+// document/datatypes/BoolFieldValue.java, DoubleFieldValue.java;
+// json/readers/SingleValueReader.java).
+func TestCheck_NumberAndBoolText(t *testing.T) {
+	checkTakes(t, checkApp(t), []string{
+		`{"live":"TRUE"}`, `{"live":"False"}`,
+		`{"rating":"1.5f"}`, `{"rating":" 2.5 "}`, `{"rating":"7d"}`,
+	}, []string{`{"year":{"increment":"1d"}}`})
+}
