@@ -2,7 +2,6 @@ package schema
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -122,13 +121,8 @@ func (c *docCheck) value(path string, t *Type, v json.RawMessage) error {
 		if v[0] != '"' {
 			return c.fail(path, t.String()+" as a JSON string", describe(v))
 		}
-		if t.Kind == Raw {
-			s := scalarText(v)
-			if _, err := base64.StdEncoding.DecodeString(s); err != nil {
-				if _, err := base64.RawStdEncoding.DecodeString(s); err != nil {
-					return c.fail(path, "base64 text", describe(v))
-				}
-			}
+		if t.Kind == Raw && !mimeBase64(scalarText(v)) {
+			return c.fail(path, "base64 text", describe(v))
 		}
 	case Int, Long, Byte:
 		return c.integer(path, t, v)
@@ -175,6 +169,36 @@ func (c *docCheck) value(path string, t *Type, v json.RawMessage) error {
 		return c.tensor(path, t.Tensor, v)
 	}
 	return nil
+}
+
+// mimeBase64 reports whether Java's MIME base64 decoder, which Vespa
+// decodes a raw field with (document/src/main/java/com/yahoo/document/
+// datatypes/Raw.java: Base64.getMimeDecoder), takes s: it skips every byte
+// that is not of the base64 alphabet, takes a last group of 2 or 3
+// characters with or without its padding, and refuses a last group of one
+// character, padding elsewhere, and base64 characters after the padding.
+func mimeBase64(s string) bool {
+	n := 0 // characters of the group being read
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if base64Char(c) {
+			n = (n + 1) % 4
+		}
+		if c != '=' {
+			continue
+		}
+		// Padding ends the data: after 2 characters, "==" at once; after 3, "=".
+		if n < 2 || n == 2 && (i+1 == len(s) || s[i+1] != '=') {
+			return false
+		}
+		return !strings.ContainsFunc(s[i+1:], func(r rune) bool { return r < 0x80 && base64Char(byte(r)) })
+	}
+	return n != 1
+}
+
+// base64Char reports whether c is of the base64 alphabet.
+func base64Char(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/'
 }
 
 // integer checks an int, long or byte: a JSON integer, or a string of one,

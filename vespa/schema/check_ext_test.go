@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"encoding/base64"
 	"errors"
 	"strconv"
 	"strings"
@@ -245,4 +246,33 @@ func TestCheck_NumberAndBoolText(t *testing.T) {
 		`{"live":"TRUE"}`, `{"live":"False"}`,
 		`{"rating":"1.5f"}`, `{"rating":" 2.5 "}`, `{"rating":"7d"}`,
 	}, []string{`{"year":{"increment":"1d"}}`})
+}
+
+// TestCheckPut_RawAsVespaDecodesIt: Vespa decodes a raw field with Java's
+// MIME base64 decoder (document/src/main/java/com/yahoo/document/
+// datatypes/Raw.java), which skips what is not base64 and takes a missing
+// padding, but not one lone character in the last group nor data after
+// the padding.
+func TestCheckPut_RawAsVespaDecodesIt(t *testing.T) {
+	a := checkApp(t)
+	checkTakes(t, a, []string{
+		`{"blob":"aGVs bG8="}`, `{"blob":"aGVs\nbG8=\n"}`, `{"blob":""}`, `{"blob":"aGVsbG8"}`,
+		`{"blob":"aGVsbG8=!"}`,
+	}, nil)
+	checkRefuses(t, a, []struct{ fields, field, want string }{
+		{`{"blob":"aGVs=bG8="}`, "blob", "base64"},
+		{`{"blob":"a==="}`, "blob", "base64"},
+		{`{"blob":"aGVsbA=x"}`, "blob", "base64"},
+		{`{"blob":"aGVsbG8=a"}`, "blob", "base64"},
+	})
+	// What Go encodes, padded or not, broken into lines or not, passes.
+	var puts []string
+	for n := range 12 {
+		b := []byte(strings.Repeat("\xfb\xff", n)[:n])
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding} {
+			s := enc.EncodeToString(b)
+			puts = append(puts, `{"blob":"`+s+`"}`, `{"blob":"`+strings.Join(strings.SplitAfter(s, "+"), `\r\n`)+`"}`)
+		}
+	}
+	checkTakes(t, a, puts, nil)
 }
