@@ -240,10 +240,9 @@ func integerWant(t *Type) string {
 	return fmt.Sprintf("%s (a %d-bit integer)", t, integerBits(t))
 }
 
+// weightedSet checks {"key": weight, ...}, the one form Vespa reads
+// (WeightedSetReader.fillWeightedSet refuses an array).
 func (c *docCheck) weightedSet(path string, t *Type, v json.RawMessage) error {
-	if v[0] == '[' {
-		return nil // the older form, [[key, weight], ...]
-	}
 	return c.eachKey(path, t.String()+" as an object of weights", t.Elem, v, func(p string, w []byte) error {
 		if _, err := strconv.ParseInt(scalarText(w), 10, 32); err != nil {
 			return c.fail(p, "an integer weight", describe(w))

@@ -276,3 +276,12 @@ func TestCheckPut_RawAsVespaDecodesIt(t *testing.T) {
 	}
 	checkTakes(t, a, puts, nil)
 }
+
+// TestCheckPut_WeightedSetArray: Vespa reads a weighted set from an object
+// only (document/src/main/java/com/yahoo/document/json/readers/
+// WeightedSetReader.java: expectObjectStart); an array was let through.
+func TestCheckPut_WeightedSetArray(t *testing.T) {
+	checkRefuses(t, checkApp(t), []struct{ fields, field, want string }{
+		{`{"scores":[["a",1]]}`, "scores", "weightedset<string> as an object of weights"},
+	})
+}
