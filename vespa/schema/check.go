@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // docCheck checks the puts and updates of one document type.
@@ -720,7 +721,11 @@ func describe(v json.RawMessage) string {
 	case v[0] == '[':
 		return "an array"
 	case len(v) > 40:
-		return string(v[:40]) + "…"
+		n := 40
+		for n > 0 && !utf8.RuneStart(v[n]) { // cut before a character, not inside one
+			n--
+		}
+		return string(v[:n]) + "…"
 	}
 	return string(v)
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/govespa/govespa/vespa/schema"
 )
@@ -284,4 +285,14 @@ func TestCheckPut_WeightedSetArray(t *testing.T) {
 	checkRefuses(t, checkApp(t), []struct{ fields, field, want string }{
 		{`{"scores":[["a",1]]}`, "scores", "weightedset<string> as an object of weights"},
 	})
+}
+
+// TestCheckError_LongUnicodeValue: the value an error quotes is cut at a
+// character, never inside one.
+func TestCheckError_LongUnicodeValue(t *testing.T) {
+	err := checkApp(t).CheckPut("music", []byte(`{"year":"`+strings.Repeat("é", 40)+`"}`))
+	var ce *schema.CheckError
+	if !errors.As(err, &ce) || !utf8.ValidString(ce.Got) || !strings.HasSuffix(ce.Got, "é…") {
+		t.Errorf("CheckPut of a long string of é for an int: %v (Got %q); want valid UTF-8 ending é…", err, ce.Got)
+	}
 }
