@@ -136,3 +136,15 @@ func FuzzValues_Read(f *testing.F) {
 		}
 	})
 }
+
+// TestPosition_NullIsNoOp: as encoding/json's convention for Unmarshalers
+// has it, JSON null leaves a Position as it was (a struct field of type
+// Position is given null, not skipped), without an error.
+func TestPosition_NullIsNoOp(t *testing.T) {
+	v := struct {
+		P vespa.Position `json:"p"`
+	}{P: vespa.Position{Lat: 1, Lng: 2}}
+	if err := json.Unmarshal([]byte(`{"p":null}`), &v); err != nil || v.P != (vespa.Position{Lat: 1, Lng: 2}) {
+		t.Errorf(`{"p":null}: %v, %+v; want no error and the position unchanged`, err, v.P)
+	}
+}
