@@ -31,6 +31,8 @@ func TestValues_ReadEveryForm(t *testing.T) {
 		{"dense long value", `[{"address":{"x":"0"},"value":4}]`, new(vespa.DenseTensor[float64]), &vespa.DenseTensor[float64]{4}},
 		{"mapped short", `{"type":"tensor(cat{})","cells":{"a":1,"b":2}}`, new(vespa.MappedTensor[float64]), &vespa.MappedTensor[float64]{"a": 1, "b": 2}},
 		{"mapped bare", `{"a":1,"cells":2}`, new(vespa.MappedTensor[float64]), &vespa.MappedTensor[float64]{"a": 1, "cells": 2}},
+		{"mapped bare label cells", `{"cells":2}`, new(vespa.MappedTensor[float64]), &vespa.MappedTensor[float64]{"cells": 2}},
+		{"mapped bare labels cells type", `{"cells":2,"type":3}`, new(vespa.MappedTensor[float64]), &vespa.MappedTensor[float64]{"cells": 2, "type": 3}},
 		{"mapped long", `{"cells":[{"address":{"cat":"a"},"value":3}]}`, new(vespa.MappedTensor[float32]), &vespa.MappedTensor[float32]{"a": 3}},
 		{"dense int8 as doubles", `{"type":"tensor<int8>(x[3])","values":[-128.0,127.0,5]}`, new(vespa.DenseTensor[int8]), &vespa.DenseTensor[int8]{-128, 127, 5}},
 		{"dense int8 long", `[{"address":{"x":"0"},"value":-2.0}]`, new(vespa.DenseTensor[int8]), &vespa.DenseTensor[int8]{-2}},

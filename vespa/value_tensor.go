@@ -120,8 +120,8 @@ func readMapped[T CellValue](data []byte) (MappedTensor[T], error) {
 		if err := json.Unmarshal(data, &o); err != nil {
 			return nil, fmt.Errorf("vespa: mapped tensor: %w", err)
 		}
-		if c, ok := o["cells"]; ok && wrapperOnly(o) {
-			cells = c
+		if wrapper(o) {
+			cells = o["cells"]
 		}
 	}
 	cells = bytes.TrimSpace(cells)
@@ -139,11 +139,17 @@ func readMapped[T CellValue](data []byte) (MappedTensor[T], error) {
 	return m, nil
 }
 
-// wrapperOnly reports whether o's keys are those of Vespa's wrapper (cells,
-// and type), not labels.
-func wrapperOnly(o map[string]json.RawMessage) bool {
-	for k := range o {
-		if k != "cells" && k != "type" {
+// wrapper reports whether o is Vespa's wrapper {"type": "...", "cells":
+// {...} or [...]}, not the labels of the short form: as Vespa's
+// TensorReader.fillTensor reads it, "cells" holding a number and "type"
+// holding other than a string are labels.
+func wrapper(o map[string]json.RawMessage) bool {
+	c, ok := o["cells"]
+	if !ok || len(c) == 0 || c[0] != '{' && c[0] != '[' {
+		return false
+	}
+	for k, v := range o {
+		if k != "cells" && (k != "type" || len(v) == 0 || v[0] != '"') {
 			return false
 		}
 	}
