@@ -107,6 +107,11 @@ func TestValues_RefuseWhatTheyCannotRead(t *testing.T) {
 			t.Errorf("%s into %T: %v, want an error with %q", c.in, c.into, err, c.want)
 		}
 	}
+	// A key error names the value and the key's Go type once.
+	err := json.Unmarshal([]byte(`[{"key":"x","value":1}]`), new(vespa.Map[int32, int32]))
+	if want := `vespa: map key "x": want int32`; err == nil || err.Error() != want {
+		t.Errorf("bad map key: %v, want %s", err, want)
+	}
 	if _, err := json.Marshal(vespa.Position{Lat: 1, Lng: nan()}); err == nil {
 		t.Error("a NaN position was written")
 	}
