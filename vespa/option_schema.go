@@ -20,9 +20,11 @@ import (
 //
 // The check is no stricter than Vespa's document JSON reader (see
 // [schema.Application.CheckPut]): what it lets through, Vespa may still
-// refuse, and what it refuses, Vespa would. It reads the encoded JSON once,
-// in place: a few microseconds for a document with a 384-float tensor,
-// well under the cost of the request. A feed.Feeder built on the client
+// refuse, and what it refuses, Vespa would refuse or would store as another
+// value than the one given (an int8 tensor cell of 200, a bool "yes"). It
+// reads a put's encoded JSON once, in place (an update's body is first
+// split into its members to find "fields"): a few microseconds for a
+// document with a 384-float tensor, well under the cost of the request. A feed.Feeder built on the client
 // checks the same way unless its own Config.Schema says otherwise (see
 // [Client.Schema]). Gets are not checked. Load app with [schema.ParseDir]
 // from the application package that is deployed. A nil app is an error.

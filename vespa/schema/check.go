@@ -30,7 +30,11 @@ func newDocCheck(a *Application, s *Schema) *docCheck {
 // fields, positions, tensors with the schema's dimensions and a number of
 // dense cells that fits). It is no stricter than Vespa: where Vespa takes
 // the text of a string for a number ("1990" for an int), so does it, and a
-// value whose form it does not know is let through. A nil or empty fields
+// value whose form it does not know is let through. It refuses only two
+// things Vespa takes, because Vespa would store another value than the one
+// given: an int8 tensor cell that is not a whole number in -128..127
+// (Vespa casts it) and a bool other than "true" or "false" in any case
+// (Vespa reads it as false). A nil or empty fields
 // checks only the document type. fields is taken to be JSON, as the
 // feeder's reader and encoding/json make it: the check reads it in place
 // and does not validate every token. The error is a [*CheckError].
