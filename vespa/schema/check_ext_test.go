@@ -253,18 +253,19 @@ func TestCheck_NumberAndBoolText(t *testing.T) {
 // MIME base64 decoder (document/src/main/java/com/yahoo/document/
 // datatypes/Raw.java), which skips what is not base64 and takes a missing
 // padding, but not one lone character in the last group nor data after
-// the padding.
+// the padding; it reads the text of any scalar, a number's too.
 func TestCheckPut_RawAsVespaDecodesIt(t *testing.T) {
 	a := checkApp(t)
 	checkTakes(t, a, []string{
 		`{"blob":"aGVs bG8="}`, `{"blob":"aGVs\nbG8=\n"}`, `{"blob":""}`, `{"blob":"aGVsbG8"}`,
-		`{"blob":"aGVsbG8=!"}`,
+		`{"blob":"aGVsbG8=!"}`, `{"blob":1234}`,
 	}, nil)
 	checkRefuses(t, a, []struct{ fields, field, want string }{
 		{`{"blob":"aGVs=bG8="}`, "blob", "base64"},
 		{`{"blob":"a==="}`, "blob", "base64"},
 		{`{"blob":"aGVsbA=x"}`, "blob", "base64"},
 		{`{"blob":"aGVsbG8=a"}`, "blob", "base64"},
+		{`{"blob":12345}`, "blob", "base64"}, {`{"blob":["aGVs"]}`, "blob", "base64"},
 	})
 	// What Go encodes, padded or not, broken into lines or not, passes.
 	var puts []string
