@@ -592,14 +592,20 @@ func inRange(f float64, err error) (float64, bool) {
 
 // javaFloat reads the text of a number as Java's Double.parseDouble, which
 // Vespa reads it with, takes it: blanks around it and a trailing f or d
-// are allowed ("1.5f", " 2 "). (strconv also takes "inf" and "nan" in any
-// case, which Java does not: the check is looser there, never stricter.)
+// are allowed ("1.5f", " 2 "); and as a tensor cell's text, which Vespa
+// reads with JsonFormat.decodeNumberString, "-nan" and "+nan" in any case.
+// (strconv also takes "inf" and "nan" in any case, which parseDouble does
+// not: the check is looser there, never stricter.)
 func javaFloat(s string) (float64, bool) {
 	s = strings.TrimFunc(s, func(r rune) bool { return r <= ' ' }) // String.trim
-	if n := len(s); n > 1 && strings.ContainsRune("fFdD", rune(s[n-1])) {
-		s = s[:n-1]
+	if len(s) == 4 && (s[0] == '-' || s[0] == '+') && strings.EqualFold(s[1:], "nan") {
+		return math.NaN(), true
 	}
-	return inRange(strconv.ParseFloat(s, 64))
+	f, ok := inRange(strconv.ParseFloat(s, 64))
+	if n := len(s); !ok && n > 1 && strings.ContainsRune("fFdD", rune(s[n-1])) { // not the f of "inf"
+		return inRange(strconv.ParseFloat(s[:n-1], 64))
+	}
+	return f, ok
 }
 
 // isBool reports whether s is "true" or "false" in any case, as

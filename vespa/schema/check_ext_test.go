@@ -241,11 +241,13 @@ func TestCheckPut_TensorWrapperMembers(t *testing.T) {
 // update's operand with Float.parseFloat or Double.parseDouble, which trim
 // blanks and take a trailing f or d (document/src/main/java/com/yahoo/
 // document/datatypes/BoolFieldValue.java, DoubleFieldValue.java;
-// json/readers/SingleValueReader.java).
+// json/readers/SingleValueReader.java), and a tensor cell's text as
+// JsonFormat.decodeNumberString does, "-nan" and "+nan" too.
 func TestCheck_NumberAndBoolText(t *testing.T) {
 	checkTakes(t, checkApp(t), []string{
 		`{"live":"TRUE"}`, `{"live":"False"}`,
-		`{"rating":"1.5f"}`, `{"rating":" 2.5 "}`, `{"rating":"7d"}`,
+		`{"rating":"1.5f"}`, `{"rating":" 2.5 "}`, `{"rating":"7d"}`, `{"rating":"Inf"}`,
+		`{"embedding":["-nan","+NaN","-Inf"]}`, `{"cats":{"a":"-nan"}}`,
 	}, []string{`{"year":{"increment":"1d"}}`})
 }
 
