@@ -44,6 +44,9 @@ func (a *Application) CheckPut(docType string, fields []byte) error {
 		return err
 	}
 	return c.eachField(fields, func(f *Field, name string, v json.RawMessage) error {
+		if name != f.Name { // a field path is for updates: a put names fields (StructReader)
+			return c.fail(name, "a field of "+c.d.Name, "no such field")
+		}
 		return c.value(name, f.Type, v)
 	})
 }

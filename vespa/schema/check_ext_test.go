@@ -299,3 +299,14 @@ func TestCheckError_LongUnicodeValue(t *testing.T) {
 		t.Errorf("CheckPut of a long string of é for an int: %v (Got %q); want valid UTF-8 ending é…", err, ce.Got)
 	}
 }
+
+// TestCheckPut_FieldPathIsNoField: a put's field names are names, not
+// paths: Vespa's StructReader looks "year.x" up as a field and refuses it.
+// The check took it for year and checked its value against year's type.
+func TestCheckPut_FieldPathIsNoField(t *testing.T) {
+	checkRefuses(t, checkApp(t), []struct{ fields, field, want string }{
+		{`{"year.x":1}`, "year.x", "a field of music"},
+		{`{"counts{x}":1}`, "counts{x}", "a field of music"},
+		{`{"tags[0]":"a"}`, "tags[0]", "a field of music"},
+	})
+}
