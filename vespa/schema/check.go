@@ -144,7 +144,10 @@ func (c *docCheck) value(path string, t *Type, v json.RawMessage) error {
 			return c.fail(path, "bool (true or false)", describe(v))
 		}
 	case Position:
-		if v[0] != '{' && v[0] != '"' {
+		if v[0] == '{' {
+			return c.position(path, v)
+		}
+		if v[0] != '"' {
 			return c.fail(path, "position (an object with lat and lng, or \"N37.4;W122.0\")", describe(v))
 		}
 	case Array:
@@ -208,6 +211,36 @@ func mimeBase64(s string) bool {
 // base64Char reports whether c is of the base64 alphabet.
 func base64Char(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/'
+}
+
+// position checks a position object as Vespa's GeoPositionReader reads
+// it: lat, latitude or y, and lng, longitude or x, each a number, and no
+// other member.
+func (c *docCheck) position(path string, v json.RawMessage) error {
+	var lat, lng bool
+	err := eachMember(v, func(k string, val []byte) error {
+		switch k {
+		case "lat", "latitude", "y":
+			lat = true
+		case "lng", "longitude", "x":
+			lng = true
+		default:
+			return c.fail(path+"."+k, "lat and lng (or latitude and longitude, or y and x) of a position", "no such member")
+		}
+		if _, ok := number(val); !ok {
+			return c.fail(path+"."+k, "a number", describe(val))
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return c.json(path, err, v)
+	case !lat:
+		return c.fail(path, "a position with lat (or latitude, or y)", "no lat")
+	case !lng:
+		return c.fail(path, "a position with lng (or longitude, or x)", "no lng")
+	}
+	return nil
 }
 
 // integer checks an int, long or byte: a JSON integer, or a string of one,

@@ -310,3 +310,21 @@ func TestCheckPut_FieldPathIsNoField(t *testing.T) {
 		{`{"tags[0]":"a"}`, "tags[0]", "a field of music"},
 	})
 }
+
+// TestCheckPut_PositionMembers: a position object is read as Vespa's
+// GeoPositionReader reads it: lat (or latitude, or y) and lng (or
+// longitude, or x), each a number, and nothing else. Anything was let
+// through.
+func TestCheckPut_PositionMembers(t *testing.T) {
+	a := checkApp(t)
+	checkTakes(t, a, []string{
+		`{"where":{"x":-122000000,"y":37400000}}`, `{"where":{"latitude":"1.5","longitude":2}}`, `{"where":{"lat":1,"x":2}}`,
+	}, nil)
+	checkRefuses(t, a, []struct{ fields, field, want string }{
+		{`{"where":{"lat":1}}`, "where", "lng"},
+		{`{"where":{"lng":1}}`, "where", "lat"},
+		{`{"where":{"lat":1,"lng":2,"z":3}}`, "where.z", "lat"},
+		{`{"where":{"lat":"north","lng":2}}`, "where.lat", "a number"},
+		{`{"where":{"lat":[1],"lng":2}}`, "where.lat", "a number"},
+	})
+}
