@@ -203,7 +203,12 @@ func mimeBase64(s string) bool {
 		if n < 2 || n == 2 && (i+1 == len(s) || s[i+1] != '=') {
 			return false
 		}
-		return !strings.ContainsFunc(s[i+1:], func(r rune) bool { return r < 0x80 && base64Char(byte(r)) })
+		for i++; i < len(s); i++ {
+			if base64Char(s[i]) {
+				return false
+			}
+		}
+		return true
 	}
 	return n != 1
 }

@@ -127,7 +127,7 @@ func TestCheckUpdate(t *testing.T) {
 			t.Errorf("CheckUpdate(%s): %v", ok, err)
 		}
 	}
-	for _, bad := range []struct{ fields, field, want string }{
+	checkRefusesOf(t, a.CheckUpdate, []struct{ fields, field, want string }{
 		{`{"title":{"increment":1}}`, "title", "an update operation that string takes"},
 		{`{"year":{"increment":"a"}}`, "year", "a number"},
 		{`{"year":{"add":[1]}}`, "year", "an update operation that int takes"},
@@ -137,13 +137,7 @@ func TestCheckUpdate(t *testing.T) {
 		{`{"yeer":{"assign":1}}`, "yeer", "a field of music"},
 		{`{"nope.x":{"assign":1}}`, "nope.x", "a field of music"},
 		{`{"title":"x"}`, "title", "an object of update operations"},
-	} {
-		err := a.CheckUpdate("music", []byte(bad.fields))
-		var ce *schema.CheckError
-		if !errors.As(err, &ce) || ce.Field != bad.field || !strings.Contains(ce.Want, bad.want) {
-			t.Errorf("CheckUpdate(%s) = %v; want field %q wanting %q", bad.fields, err, bad.field, bad.want)
-		}
-	}
+	})
 }
 
 // BenchmarkCheckPut checks a put of the music schema of
@@ -205,11 +199,19 @@ func checkTakes(t *testing.T, a *schema.Application, puts, updates []string) {
 // what it says.
 func checkRefuses(t *testing.T, a *schema.Application, bad []struct{ fields, field, want string }) {
 	t.Helper()
+	checkRefusesOf(t, a.CheckPut, bad)
+}
+
+// checkRefusesOf asserts that check (CheckPut or CheckUpdate) makes each of
+// bad's fields of a music document a *CheckError of its field, wanting what
+// it says.
+func checkRefusesOf(t *testing.T, check func(string, []byte) error, bad []struct{ fields, field, want string }) {
+	t.Helper()
 	for _, b := range bad {
-		err := a.CheckPut("music", []byte(b.fields))
+		err := check("music", []byte(b.fields))
 		var ce *schema.CheckError
 		if !errors.As(err, &ce) || ce.Field != b.field || !strings.Contains(ce.Want, b.want) {
-			t.Errorf("CheckPut(%s) = %v; want field %q wanting %q", b.fields, err, b.field, b.want)
+			t.Errorf("check(%s) = %v; want field %q wanting %q", b.fields, err, b.field, b.want)
 		}
 	}
 }
