@@ -96,6 +96,7 @@ func TestValues_RefuseWhatTheyCannotRead(t *testing.T) {
 		{`[{"address":{"a":"1","b":"2"},"value":1}]`, new(vespa.MappedTensor[float32]), "mapped tensor"},
 		{`{"values":[1.5]}`, new(vespa.DenseTensor[int8]), "not an int8"},
 		{`{"values":[128.0]}`, new(vespa.DenseTensor[int8]), "not an int8"},
+		{`{"values":[null]}`, new(vespa.DenseTensor[int8]), "not an int8"}, // no NaN in an int8 (was a silent 0)
 		{`{"cells":{"a":-129}}`, new(vespa.MappedTensor[int8]), "not an int8"},
 		{`[{"address":{"c":"a"},"value":0.5}]`, new(vespa.MappedTensor[int8]), "not an int8"},
 		{`[{"item":"x","weight":1}]`, new(vespa.WeightedSet[int64]), "weighted set item"},
@@ -153,5 +154,20 @@ func TestPosition_NullIsNoOp(t *testing.T) {
 	}{P: vespa.Position{Lat: 1, Lng: 2}}
 	if err := json.Unmarshal([]byte(`{"p":null}`), &v); err != nil || v.P != (vespa.Position{Lat: 1, Lng: 2}) {
 		t.Errorf(`{"p":null}: %v, %+v; want no error and the position unchanged`, err, v.P)
+	}
+}
+
+// TestTensors_NullCellIsNaN: Vespa writes a NaN or infinite cell as null
+// (com.yahoo.slime.JsonFormat encodeDOUBLE) and reads null back as NaN
+// (com.yahoo.tensor.serialization.JsonFormat.decodeNumeric), so a null cell
+// is NaN, not a silent 0.
+func TestTensors_NullCellIsNaN(t *testing.T) {
+	var d vespa.DenseTensor[float32]
+	if err := json.Unmarshal([]byte(`{"values":[1,null]}`), &d); err != nil || len(d) != 2 || d[0] != 1 || d[1] == d[1] {
+		t.Errorf("dense [1,null]: %v, %v; want [1 NaN]", d, err)
+	}
+	var m vespa.MappedTensor[float64]
+	if err := json.Unmarshal([]byte(`{"cells":{"a":null}}`), &m); err != nil || len(m) != 1 || m["a"] == m["a"] {
+		t.Errorf(`mapped {"a":null}: %v, %v; want a: NaN`, m, err)
 	}
 }

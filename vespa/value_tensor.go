@@ -246,19 +246,26 @@ func (t MappedTensor[T]) Labels() []string {
 // cell is one cell value as JSON has it. Vespa renders every cell of a
 // query result or a get as a double (JsonFormat writes the cells of an int8
 // tensor as 5.0), so an int8 cell is read from any number that is a whole
-// number in range; float cells are read as encoding/json reads them.
+// number in range; float cells are read as encoding/json reads them, and
+// null as NaN: Vespa writes a NaN or infinite cell as null
+// (com.yahoo.slime.JsonFormat) and reads null as NaN
+// (com.yahoo.tensor.serialization.JsonFormat.decodeNumeric).
 type cell[T CellValue] struct{ v T }
 
 // UnmarshalJSON reads a cell value.
 func (c *cell[T]) UnmarshalJSON(data []byte) error {
 	if reflect.TypeFor[T]().Kind() != reflect.Int8 {
+		if string(data) == "null" {
+			c.v = T(math.NaN())
+			return nil
+		}
 		return json.Unmarshal(data, &c.v)
 	}
 	var f float64
 	if err := json.Unmarshal(data, &f); err != nil {
 		return err
 	}
-	if f != math.Trunc(f) || f < math.MinInt8 || f > math.MaxInt8 {
+	if string(data) == "null" || f != math.Trunc(f) || f < math.MinInt8 || f > math.MaxInt8 {
 		return fmt.Errorf("cell value %s is not an int8", data)
 	}
 	c.v = T(f)
