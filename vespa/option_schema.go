@@ -11,8 +11,8 @@ import (
 // is sent ([Client.Put], [Client.Update], [Client.UpdateWhere]), and the
 // document type of every [Client.Remove]: an unknown document type or
 // field, a value Vespa would not read as its field's type (a string for an
-// int, an integer out of range, a tensor of other dimensions or with too
-// many dense cells), an update operation the field's type does not take
+// int, an integer out of range, a tensor of other dimensions or with
+// another number of dense cells), an update operation the field's type does not take
 // (an increment on a string). Such an operation returns an [*EncodeError]
 // that matches [ErrInvalidDocument] and [schema.ErrInvalidDocument], names
 // the document ID and unwraps to a [*schema.CheckError] naming the field,
