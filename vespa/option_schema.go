@@ -8,7 +8,8 @@ import (
 )
 
 // WithSchema checks every put and update against app's schemas before it
-// is sent ([Client.Put], [Client.Update], [Client.UpdateWhere]), and the
+// is sent ([Client.Put], [Client.Update], [Client.UpdateWhere]; not
+// [Client.SendOnce], whose caller checks), and the
 // document type of every [Client.Remove]: an unknown document type or
 // field, a value Vespa would not read as its field's type (a string for an
 // int, an integer out of range, a tensor of other dimensions or with
