@@ -58,8 +58,10 @@ func (c *Client) Update(ctx context.Context, id DocumentID, update any, opts Ope
 
 // Remove removes the document id. Removing a missing document succeeds, and
 // so does a remove Vespa ignored (a document type no content cluster holds):
-// then [Result.IgnoredOperation] is set. opts.Condition, Route, Timeout,
-// TraceLevel and DryRun apply.
+// then [Result.IgnoredOperation] is set; under [WithSchema], a remove of a
+// document type the schemas do not have is an [*EncodeError] instead, with
+// nothing sent. opts.Condition, Route, Timeout, TraceLevel and DryRun
+// apply.
 func (c *Client) Remove(ctx context.Context, id DocumentID, opts OperationOptions) (*Result, error) {
 	return c.do(ctx, OpRemove, id, nil, opts)
 }

@@ -8,11 +8,12 @@ import (
 )
 
 // WithSchema checks every put and update against app's schemas before it
-// is sent ([Client.Put], [Client.Update], [Client.UpdateWhere]), and the
+// is sent ([Client.Put], [Client.Update], [Client.UpdateWhere]; not
+// [Client.SendOnce], whose caller checks), and the
 // document type of every [Client.Remove]: an unknown document type or
 // field, a value Vespa would not read as its field's type (a string for an
-// int, an integer out of range, a tensor of other dimensions or with too
-// many dense cells), an update operation the field's type does not take
+// int, an integer out of range, a tensor of other dimensions or with
+// another number of dense cells), an update operation the field's type does not take
 // (an increment on a string). Such an operation returns an [*EncodeError]
 // that matches [ErrInvalidDocument] and [schema.ErrInvalidDocument], names
 // the document ID and unwraps to a [*schema.CheckError] naming the field,
@@ -20,9 +21,11 @@ import (
 //
 // The check is no stricter than Vespa's document JSON reader (see
 // [schema.Application.CheckPut]): what it lets through, Vespa may still
-// refuse, and what it refuses, Vespa would. It reads the encoded JSON once,
-// in place: a few microseconds for a document with a 384-float tensor,
-// well under the cost of the request. A feed.Feeder built on the client
+// refuse, and what it refuses, Vespa would refuse or would store as another
+// value than the one given (an int8 tensor cell of 200, a bool "yes"). It
+// reads a put's encoded JSON once, in place (an update's body is first
+// split into its members to find "fields"): a few microseconds for a
+// document with a 384-float tensor, well under the cost of the request. A feed.Feeder built on the client
 // checks the same way unless its own Config.Schema says otherwise (see
 // [Client.Schema]). Gets are not checked. Load app with [schema.ParseDir]
 // from the application package that is deployed. A nil app is an error.

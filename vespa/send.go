@@ -19,7 +19,9 @@ import (
 //
 // body is the exact request body: {"fields":...} for a put, the update JSON
 // for an update, nil for a remove or a get. It is sent as it is (gzipped when
-// opts.Gzip is set); SendOnce never reads it after returning.
+// opts.Gzip is set); SendOnce never reads it after returning. [WithSchema]
+// does not check it: SendOnce is the feeder's, which checks each operation
+// once, when it is enqueued (feed.Config.Schema).
 //
 // An answer of Vespa is returned as (*Result, nil), whatever its status; use
 // [ErrorFromResult] to turn a non-2xx result into an error. The error is

@@ -62,9 +62,9 @@ func unmarshalKeyed[K comparable, V any, E interface {
 	}
 	out := make(map[K]V, len(entries))
 	for _, e := range entries {
-		var k K
-		if err := decodeKey(e.key(), &k); err != nil {
-			return wrapValueError(keyWhat, err)
+		k, err := decodeKey[K](e.key(), keyWhat)
+		if err != nil {
+			return err
 		}
 		out[k] = e.value()
 	}
@@ -82,20 +82,17 @@ func decodeObjectOrArray(data []byte, object, array any) (isArray bool, err erro
 	return false, json.Unmarshal(data, object)
 }
 
-// decodeKey decodes a key rendered as a JSON string or number into k,
-// which may be a string or an integer type.
-func decodeKey(raw json.RawMessage, k any) error {
-	if err := json.Unmarshal(raw, k); err == nil {
-		return nil
+// decodeKey decodes a key rendered as a JSON string or number into a K,
+// a string or an integer type; what names the key in the error.
+func decodeKey[K any](raw json.RawMessage, what string) (K, error) {
+	var k K
+	if json.Unmarshal(raw, &k) == nil {
+		return k, nil
 	}
-	s, err := strconv.Unquote(string(bytes.TrimSpace(raw)))
-	if err != nil {
-		return fmt.Errorf("key %s is not a %T", quoteJSON(raw), k)
+	if s, err := strconv.Unquote(string(bytes.TrimSpace(raw))); err == nil && json.Unmarshal([]byte(s), &k) == nil {
+		return k, nil
 	}
-	if err := json.Unmarshal([]byte(s), k); err != nil {
-		return fmt.Errorf("key %s is not a %T", quoteJSON(raw), k)
-	}
-	return nil
+	return k, fmt.Errorf("vespa: %s %.64s: want %T", what, bytes.TrimSpace(raw), k) // at most 64 characters of it
 }
 
 func wrapValueError(what string, err error) error {

@@ -31,6 +31,8 @@ func TestValues_ReadEveryForm(t *testing.T) {
 		{"dense long value", `[{"address":{"x":"0"},"value":4}]`, new(vespa.DenseTensor[float64]), &vespa.DenseTensor[float64]{4}},
 		{"mapped short", `{"type":"tensor(cat{})","cells":{"a":1,"b":2}}`, new(vespa.MappedTensor[float64]), &vespa.MappedTensor[float64]{"a": 1, "b": 2}},
 		{"mapped bare", `{"a":1,"cells":2}`, new(vespa.MappedTensor[float64]), &vespa.MappedTensor[float64]{"a": 1, "cells": 2}},
+		{"mapped bare label cells", `{"cells":2}`, new(vespa.MappedTensor[float64]), &vespa.MappedTensor[float64]{"cells": 2}},
+		{"mapped bare labels cells type", `{"cells":2,"type":3}`, new(vespa.MappedTensor[float64]), &vespa.MappedTensor[float64]{"cells": 2, "type": 3}},
 		{"mapped long", `{"cells":[{"address":{"cat":"a"},"value":3}]}`, new(vespa.MappedTensor[float32]), &vespa.MappedTensor[float32]{"a": 3}},
 		{"dense int8 as doubles", `{"type":"tensor<int8>(x[3])","values":[-128.0,127.0,5]}`, new(vespa.DenseTensor[int8]), &vespa.DenseTensor[int8]{-128, 127, 5}},
 		{"dense int8 long", `[{"address":{"x":"0"},"value":-2.0}]`, new(vespa.DenseTensor[int8]), &vespa.DenseTensor[int8]{-2}},
@@ -94,6 +96,7 @@ func TestValues_RefuseWhatTheyCannotRead(t *testing.T) {
 		{`[{"address":{"a":"1","b":"2"},"value":1}]`, new(vespa.MappedTensor[float32]), "mapped tensor"},
 		{`{"values":[1.5]}`, new(vespa.DenseTensor[int8]), "not an int8"},
 		{`{"values":[128.0]}`, new(vespa.DenseTensor[int8]), "not an int8"},
+		{`{"values":[null]}`, new(vespa.DenseTensor[int8]), "not an int8"}, // no NaN in an int8 (was a silent 0)
 		{`{"cells":{"a":-129}}`, new(vespa.MappedTensor[int8]), "not an int8"},
 		{`[{"address":{"c":"a"},"value":0.5}]`, new(vespa.MappedTensor[int8]), "not an int8"},
 		{`[{"item":"x","weight":1}]`, new(vespa.WeightedSet[int64]), "weighted set item"},
@@ -104,6 +107,11 @@ func TestValues_RefuseWhatTheyCannotRead(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s into %T: %v, want an error with %q", c.in, c.into, err, c.want)
 		}
+	}
+	// A key error names the value and the key's Go type once.
+	err := json.Unmarshal([]byte(`[{"key":"x","value":1}]`), new(vespa.Map[int32, int32]))
+	if want := `vespa: map key "x": want int32`; err == nil || err.Error() != want {
+		t.Errorf("bad map key: %v, want %s", err, want)
 	}
 	if _, err := json.Marshal(vespa.Position{Lat: 1, Lng: nan()}); err == nil {
 		t.Error("a NaN position was written")
@@ -135,4 +143,31 @@ func FuzzValues_Read(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPosition_NullIsNoOp: as encoding/json's convention for Unmarshalers
+// has it, JSON null leaves a Position as it was (a struct field of type
+// Position is given null, not skipped), without an error.
+func TestPosition_NullIsNoOp(t *testing.T) {
+	v := struct {
+		P vespa.Position `json:"p"`
+	}{P: vespa.Position{Lat: 1, Lng: 2}}
+	if err := json.Unmarshal([]byte(`{"p":null}`), &v); err != nil || v.P != (vespa.Position{Lat: 1, Lng: 2}) {
+		t.Errorf(`{"p":null}: %v, %+v; want no error and the position unchanged`, err, v.P)
+	}
+}
+
+// TestTensors_NullCellIsNaN: Vespa writes a NaN or infinite cell as null
+// (com.yahoo.slime.JsonFormat encodeDOUBLE) and reads null back as NaN
+// (com.yahoo.tensor.serialization.JsonFormat.decodeNumeric), so a null cell
+// is NaN, not a silent 0.
+func TestTensors_NullCellIsNaN(t *testing.T) {
+	var d vespa.DenseTensor[float32]
+	if err := json.Unmarshal([]byte(`{"values":[1,null]}`), &d); err != nil || len(d) != 2 || d[0] != 1 || d[1] == d[1] {
+		t.Errorf("dense [1,null]: %v, %v; want [1 NaN]", d, err)
+	}
+	var m vespa.MappedTensor[float64]
+	if err := json.Unmarshal([]byte(`{"cells":{"a":null}}`), &m); err != nil || len(m) != 1 || m["a"] == m["a"] {
+		t.Errorf(`mapped {"a":null}: %v, %v; want a: NaN`, m, err)
+	}
 }

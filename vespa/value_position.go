@@ -31,9 +31,13 @@ func (p Position) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// UnmarshalJSON reads any of the forms of [Position].
+// UnmarshalJSON reads any of the forms of [Position]. JSON null leaves p
+// as it is, as encoding/json does for a value it has no Unmarshaler for.
 func (p *Position) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
+	if string(data) == "null" {
+		return nil
+	}
 	if len(data) > 0 && data[0] == '"' {
 		var s string
 		if err := json.Unmarshal(data, &s); err != nil {

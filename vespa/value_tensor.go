@@ -120,8 +120,8 @@ func readMapped[T CellValue](data []byte) (MappedTensor[T], error) {
 		if err := json.Unmarshal(data, &o); err != nil {
 			return nil, fmt.Errorf("vespa: mapped tensor: %w", err)
 		}
-		if c, ok := o["cells"]; ok && wrapperOnly(o) {
-			cells = c
+		if wrapper(o) {
+			cells = o["cells"]
 		}
 	}
 	cells = bytes.TrimSpace(cells)
@@ -139,11 +139,17 @@ func readMapped[T CellValue](data []byte) (MappedTensor[T], error) {
 	return m, nil
 }
 
-// wrapperOnly reports whether o's keys are those of Vespa's wrapper (cells,
-// and type), not labels.
-func wrapperOnly(o map[string]json.RawMessage) bool {
-	for k := range o {
-		if k != "cells" && k != "type" {
+// wrapper reports whether o is Vespa's wrapper {"type": "...", "cells":
+// {...} or [...]}, not the labels of the short form: as Vespa's
+// TensorReader.fillTensor reads it, "cells" holding a number and "type"
+// holding other than a string are labels.
+func wrapper(o map[string]json.RawMessage) bool {
+	c, ok := o["cells"]
+	if !ok || len(c) == 0 || c[0] != '{' && c[0] != '[' {
+		return false
+	}
+	for k, v := range o {
+		if k != "cells" && (k != "type" || len(v) == 0 || v[0] != '"') {
 			return false
 		}
 	}
@@ -240,19 +246,26 @@ func (t MappedTensor[T]) Labels() []string {
 // cell is one cell value as JSON has it. Vespa renders every cell of a
 // query result or a get as a double (JsonFormat writes the cells of an int8
 // tensor as 5.0), so an int8 cell is read from any number that is a whole
-// number in range; float cells are read as encoding/json reads them.
+// number in range; float cells are read as encoding/json reads them, and
+// null as NaN: Vespa writes a NaN or infinite cell as null
+// (com.yahoo.slime.JsonFormat) and reads null as NaN
+// (com.yahoo.tensor.serialization.JsonFormat.decodeNumeric).
 type cell[T CellValue] struct{ v T }
 
 // UnmarshalJSON reads a cell value.
 func (c *cell[T]) UnmarshalJSON(data []byte) error {
 	if reflect.TypeFor[T]().Kind() != reflect.Int8 {
+		if string(data) == "null" {
+			c.v = T(math.NaN())
+			return nil
+		}
 		return json.Unmarshal(data, &c.v)
 	}
 	var f float64
 	if err := json.Unmarshal(data, &f); err != nil {
 		return err
 	}
-	if f != math.Trunc(f) || f < math.MinInt8 || f > math.MaxInt8 {
+	if string(data) == "null" || f != math.Trunc(f) || f < math.MinInt8 || f > math.MaxInt8 {
 		return fmt.Errorf("cell value %s is not an int8", data)
 	}
 	c.v = T(f)

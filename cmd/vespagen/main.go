@@ -121,8 +121,10 @@ func generate(app string, cfg gen.Config, out string, stdout io.Writer) error {
 		return err
 	}
 	if out == "-" {
-		_, err := stdout.Write(src)
-		return err
+		if _, err := stdout.Write(src); err != nil {
+			return fmt.Errorf("vespagen: writing standard output: %w", err)
+		}
+		return nil
 	}
 	return writeFile(out, src)
 }

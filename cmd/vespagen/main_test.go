@@ -164,3 +164,18 @@ func TestRun_Refs(t *testing.T) {
 		t.Errorf("rich by default: status %d (%s), want SongFields", status, stderr)
 	}
 }
+
+// brokenWriter fails every write, as a closed pipe does.
+type brokenWriter struct{}
+
+func (brokenWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
+
+// TestRun_StdoutFails checks that a failed write of -out - is status 1 and
+// an error that says it is vespagen's and what it was writing.
+func TestRun_StdoutFails(t *testing.T) {
+	var errs bytes.Buffer
+	status := run([]string{"-app", musicApp, "-package", "music", "-out", "-"}, brokenWriter{}, &errs)
+	if want := "vespagen: writing standard output: "; status != 1 || !strings.HasPrefix(errs.String(), want) {
+		t.Errorf("status %d, stderr %q; want 1 and %q...", status, errs.String(), want)
+	}
+}

@@ -15,6 +15,8 @@ package query
 // this package it stands for (Lt as Less, Contains as Contains, ...), which
 // validates the name and escapes the value.
 
+import "reflect"
+
 // Number is the Go types of Vespa's numeric fields: byte, int, long, float
 // and double are int8, int32, int64, float32 and float64.
 type Number interface {
@@ -24,6 +26,23 @@ type Number interface {
 // Integral is the Go types of Vespa's integer fields (byte, int, long).
 type Integral interface {
 	~int8 | ~int16 | ~int32 | ~int64 | ~int
+}
+
+// plain returns v as its basic type (a string, int64, float32 or float64),
+// which the functions of this package render: the type parameters of the
+// typed fields take named types too (type Year int32).
+func plain(v any) any {
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.String:
+		return rv.String()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return rv.Int()
+	case reflect.Float32:
+		return float32(rv.Float())
+	case reflect.Float64:
+		return rv.Float()
+	}
+	return v
 }
 
 // NumericField is a numeric attribute (or an array or weighted set of
@@ -36,22 +55,24 @@ type NumericField[T Number] string
 func (f NumericField[T]) Name() string { return string(f) }
 
 // Eq matches field = v.
-func (f NumericField[T]) Eq(v T) Condition { return Equal(string(f), v) }
+func (f NumericField[T]) Eq(v T) Condition { return Equal(string(f), plain(v)) }
 
 // Lt matches field < v.
-func (f NumericField[T]) Lt(v T) Condition { return Less(string(f), v) }
+func (f NumericField[T]) Lt(v T) Condition { return Less(string(f), plain(v)) }
 
 // Le matches field <= v.
-func (f NumericField[T]) Le(v T) Condition { return LessOrEqual(string(f), v) }
+func (f NumericField[T]) Le(v T) Condition { return LessOrEqual(string(f), plain(v)) }
 
 // Gt matches field > v.
-func (f NumericField[T]) Gt(v T) Condition { return Greater(string(f), v) }
+func (f NumericField[T]) Gt(v T) Condition { return Greater(string(f), plain(v)) }
 
 // Ge matches field >= v.
-func (f NumericField[T]) Ge(v T) Condition { return GreaterOrEqual(string(f), v) }
+func (f NumericField[T]) Ge(v T) Condition { return GreaterOrEqual(string(f), plain(v)) }
 
 // Range matches low <= field <= high: range(field, low, high).
-func (f NumericField[T]) Range(low, high T) Condition { return Range(string(f), low, high) }
+func (f NumericField[T]) Range(low, high T) Condition {
+	return Range(string(f), plain(low), plain(high))
+}
 
 // Asc sorts by the field, ascending.
 func (f NumericField[T]) Asc() Order { return Asc(string(f)) }
@@ -135,10 +156,11 @@ func (f WeightedSetField[K]) Name() string { return string(f) }
 // Contains matches documents whose set holds key: contains for string
 // keys, = for integer keys.
 func (f WeightedSetField[K]) Contains(key K) Condition {
-	if s, ok := any(key).(string); ok {
+	v := plain(key)
+	if s, ok := v.(string); ok {
 		return Contains(string(f), s)
 	}
-	return Equal(string(f), key)
+	return Equal(string(f), v)
 }
 
 // WeightedSet matches documents whose set holds any of weights' keys.

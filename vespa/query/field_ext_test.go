@@ -115,3 +115,33 @@ func TestTypedFields_OfferOnlyTheirOperators(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedFields_NamedTypes checks that typed fields of named types (which
+// their type parameters take) render as those of the basic types: Contains
+// of a weighted set of a named string type is contains, and comparisons of
+// a named number type are numbers (both were "unsupported value type").
+func TestTypedFields_NamedTypes(t *testing.T) {
+	type (
+		genre string
+		yr    int32
+		score float32
+	)
+	for _, c := range []struct {
+		name      string
+		got, want query.Condition
+	}{
+		{"named string set contains", query.WeightedSetField[genre]("genres").Contains("rock"), query.Contains("genres", "rock")},
+		{"named int set contains", query.WeightedSetField[yr]("ids").Contains(7), query.Equal("ids", 7)},
+		{"named int lt", query.IntegerFieldOf[yr]("year").Lt(1990), query.Less("year", 1990)},
+		{"named int eq", query.IntegerFieldOf[yr]("year").Eq(-1), query.Equal("year", -1)},
+		{"named int in", query.IntegerFieldOf[yr]("year").In(1, 2), query.InInts("year", 1, 2)},
+		{"named float range", query.NumericField[score]("s").Range(0.5, 1.5), query.Range("s", 0.5, 1.5)},
+		{"named float ge", query.NumericField[score]("s").Ge(0.25), query.GreaterOrEqual("s", float32(0.25))},
+	} {
+		got, err := query.Select().From("music").Where(c.got).YQL()
+		want, werr := query.Select().From("music").Where(c.want).YQL()
+		if err != nil || werr != nil || got != want {
+			t.Errorf("%s: got %s (%v), want %s (%v)", c.name, got, err, want, werr)
+		}
+	}
+}

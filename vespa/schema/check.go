@@ -2,13 +2,13 @@ package schema
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // docCheck checks the puts and updates of one document type.
@@ -30,7 +30,11 @@ func newDocCheck(a *Application, s *Schema) *docCheck {
 // fields, positions, tensors with the schema's dimensions and a number of
 // dense cells that fits). It is no stricter than Vespa: where Vespa takes
 // the text of a string for a number ("1990" for an int), so does it, and a
-// value whose form it does not know is let through. A nil or empty fields
+// value whose form it does not know is let through. It refuses only two
+// things Vespa takes, because Vespa would store another value than the one
+// given: an int8 tensor cell that is not a whole number in -128..127
+// (Vespa casts it) and a bool other than "true" or "false" in any case
+// (Vespa reads it as false). A nil or empty fields
 // checks only the document type. fields is taken to be JSON, as the
 // feeder's reader and encoding/json make it: the check reads it in place
 // and does not validate every token. The error is a [*CheckError].
@@ -40,6 +44,9 @@ func (a *Application) CheckPut(docType string, fields []byte) error {
 		return err
 	}
 	return c.eachField(fields, func(f *Field, name string, v json.RawMessage) error {
+		if name != f.Name { // a field path is for updates: a put names fields (StructReader)
+			return c.fail(name, "a field of "+c.d.Name, "no such field")
+		}
 		return c.value(name, f.Type, v)
 	})
 }
@@ -47,7 +54,7 @@ func (a *Application) CheckPut(docType string, fields []byte) error {
 // CheckUpdate checks the "fields" object of an update of a document of
 // docType: every field must be the document's, each update operation one
 // its type takes (arithmetic on numbers, add and remove on arrays,
-// weighted sets and tensors, match on arrays and weighted sets, modify on
+// weighted sets and tensors, match on arrays, weighted sets and maps, modify on
 // tensors, assign on any), and an assigned value must fit the type as for
 // [Application.CheckPut]. A field path ("tracks[0].title", "m{key}") is
 // checked only for its field's name. The error is a [*CheckError].
@@ -118,17 +125,13 @@ func (c *docCheck) value(path string, t *Type, v json.RawMessage) error {
 		if !isScalar(v) {
 			return c.fail(path, t.String(), describe(v))
 		}
-	case Raw, Reference:
+	case Raw: // the text of any scalar (Vespa reads a number's too)
+		if !isScalar(v) || !mimeBase64(scalarText(v)) {
+			return c.fail(path, "base64 text", describe(v))
+		}
+	case Reference:
 		if v[0] != '"' {
 			return c.fail(path, t.String()+" as a JSON string", describe(v))
-		}
-		if t.Kind == Raw {
-			s := scalarText(v)
-			if _, err := base64.StdEncoding.DecodeString(s); err != nil {
-				if _, err := base64.RawStdEncoding.DecodeString(s); err != nil {
-					return c.fail(path, "base64 text", describe(v))
-				}
-			}
 		}
 	case Int, Long, Byte:
 		return c.integer(path, t, v)
@@ -137,11 +140,14 @@ func (c *docCheck) value(path string, t *Type, v json.RawMessage) error {
 			return c.fail(path, t.String(), describe(v))
 		}
 	case Bool:
-		if s := scalarText(v); s != "true" && s != "false" {
+		if !isBool(scalarText(v)) {
 			return c.fail(path, "bool (true or false)", describe(v))
 		}
 	case Position:
-		if v[0] != '{' && v[0] != '"' {
+		if v[0] == '{' {
+			return c.position(path, v)
+		}
+		if v[0] != '"' {
 			return c.fail(path, "position (an object with lat and lng, or \"N37.4;W122.0\")", describe(v))
 		}
 	case Array:
@@ -173,6 +179,71 @@ func (c *docCheck) value(path string, t *Type, v json.RawMessage) error {
 		return c.structValue(path, t, v)
 	case Tensor:
 		return c.tensor(path, t.Tensor, v)
+	}
+	return nil
+}
+
+// mimeBase64 reports whether Java's MIME base64 decoder, which Vespa
+// decodes a raw field with (document/src/main/java/com/yahoo/document/
+// datatypes/Raw.java: Base64.getMimeDecoder), takes s: it skips every byte
+// that is not of the base64 alphabet, takes a last group of 2 or 3
+// characters with or without its padding, and refuses a last group of one
+// character, padding elsewhere, and base64 characters after the padding.
+func mimeBase64(s string) bool {
+	n := 0 // characters of the group being read
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if base64Char(c) {
+			n = (n + 1) % 4
+		}
+		if c != '=' {
+			continue
+		}
+		// Padding ends the data: after 2 characters, "==" at once; after 3, "=".
+		if n < 2 || n == 2 && (i+1 == len(s) || s[i+1] != '=') {
+			return false
+		}
+		for i++; i < len(s); i++ {
+			if base64Char(s[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return n != 1
+}
+
+// base64Char reports whether c is of the base64 alphabet.
+func base64Char(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/'
+}
+
+// position checks a position object as Vespa's GeoPositionReader reads
+// it: lat, latitude or y, and lng, longitude or x, each a number, and no
+// other member.
+func (c *docCheck) position(path string, v json.RawMessage) error {
+	var lat, lng bool
+	err := eachMember(v, func(k string, val []byte) error {
+		switch k {
+		case "lat", "latitude", "y":
+			lat = true
+		case "lng", "longitude", "x":
+			lng = true
+		default:
+			return c.fail(path+"."+k, "lat and lng (or latitude and longitude, or y and x) of a position", "no such member")
+		}
+		if _, ok := number(val); !ok {
+			return c.fail(path+"."+k, "a number", describe(val))
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return c.json(path, err, v)
+	case !lat:
+		return c.fail(path, "a position with lat (or latitude, or y)", "no lat")
+	case !lng:
+		return c.fail(path, "a position with lng (or longitude, or x)", "no lng")
 	}
 	return nil
 }
@@ -216,10 +287,9 @@ func integerWant(t *Type) string {
 	return fmt.Sprintf("%s (a %d-bit integer)", t, integerBits(t))
 }
 
+// weightedSet checks {"key": weight, ...}, the one form Vespa reads
+// (WeightedSetReader.fillWeightedSet refuses an array).
 func (c *docCheck) weightedSet(path string, t *Type, v json.RawMessage) error {
-	if v[0] == '[' {
-		return nil // the older form, [[key, weight], ...]
-	}
 	return c.eachKey(path, t.String()+" as an object of weights", t.Elem, v, func(p string, w []byte) error {
 		if _, err := strconv.ParseInt(scalarText(w), 10, 32); err != nil {
 			return c.fail(p, "an integer weight", describe(w))
@@ -269,11 +339,11 @@ func (c *docCheck) key(path string, t *Type, k string) error {
 	case Int, Long, Byte:
 		return c.integerText(path, t, k, strconv.Quote(k))
 	case Float, Double:
-		if _, err := strconv.ParseFloat(k, 64); err != nil {
+		if _, ok := javaFloat(k); !ok {
 			return c.fail(path, t.String()+" key", strconv.Quote(k))
 		}
 	case Bool:
-		if k != "true" && k != "false" {
+		if !isBool(k) {
 			return c.fail(path, "bool key", strconv.Quote(k))
 		}
 	}
@@ -323,15 +393,10 @@ func (c *docCheck) tensor(path string, tt *TensorType, v json.RawMessage) error 
 	}
 	switch v[0] {
 	case '"':
-		s := scalarText(v)
 		if !dense {
 			return nil
 		}
-		digits := hexDigits(tt.Cell)
-		if digits > 0 && len(s) != size*digits {
-			return c.fail(path, fmt.Sprintf("%s: %d hex digits (%d cells)", tt, size*digits, size), fmt.Sprintf("%d", len(s)))
-		}
-		return nil
+		return c.hex(path, tt, size, v)
 	case '[':
 		if dense {
 			return c.denseValues(path, tt, size, v)
@@ -345,7 +410,11 @@ func (c *docCheck) tensor(path string, tt *TensorType, v json.RawMessage) error 
 	if err := eachMember(v, func(k string, val []byte) error {
 		switch k {
 		case "cells":
-			cells = val
+			// TensorReader.fillTensor: "cells" holding a number is a
+			// label of the short form, not the wrapper.
+			if !isScalar(val) {
+				cells = val
+			}
 		case "values":
 			values = val
 		case "blocks":
@@ -360,6 +429,8 @@ func (c *docCheck) tensor(path string, tt *TensorType, v json.RawMessage) error 
 		return c.cells(path, tt, cells)
 	case cells != nil:
 		return c.labelValues(path, tt, cells)
+	case values != nil && dense && values[0] == '"':
+		return c.hex(path, tt, size, values)
 	case values != nil && dense:
 		return c.denseValues(path, tt, size, values)
 	case blocks != nil:
@@ -367,6 +438,17 @@ func (c *docCheck) tensor(path string, tt *TensorType, v json.RawMessage) error 
 	}
 	if len(tt.Dims) == 1 && tt.Dims[0].Mapped {
 		return c.labelValues(path, tt, v) // the short form {"label": value}
+	}
+	return nil
+}
+
+// hex checks the hex string v of a dense tensor of size cells: one group
+// of hex digits per cell.
+func (c *docCheck) hex(path string, tt *TensorType, size int, v json.RawMessage) error {
+	s := scalarText(v)
+	digits := hexDigits(tt.Cell)
+	if digits > 0 && len(s) != size*digits {
+		return c.fail(path, fmt.Sprintf("%s: %d hex digits (%d cells)", tt, size*digits, size), fmt.Sprintf("%d hex digits", len(s)))
 	}
 	return nil
 }
@@ -521,8 +603,8 @@ func (c *docCheck) update(f *Field, op string, arg json.RawMessage) error {
 		}
 	case "add", "remove":
 		ok = t.Kind == Array || t.Kind == WeightedSet || t.Kind == Tensor
-	case "match":
-		ok = t.Kind == Array || t.Kind == WeightedSet
+	case "match": // MapReader.createMapUpdate: arrays, weighted sets and maps
+		ok = t.Kind == Array || t.Kind == WeightedSet || t.Kind == Map
 	case "modify":
 		ok = t.Kind == Tensor
 	default:
@@ -537,18 +619,41 @@ func (c *docCheck) update(f *Field, op string, arg json.RawMessage) error {
 // number reads a JSON number, or a string Vespa reads as one (NaN and
 // Infinity included).
 func number(v json.RawMessage) (float64, bool) {
-	var f float64
-	var err error
 	if len(v) > 0 && v[0] != '"' {
-		f, err = strconv.ParseFloat(string(v), 64) // no copy: the string does not escape
-	} else {
-		f, err = strconv.ParseFloat(scalarText(v), 64)
+		return inRange(strconv.ParseFloat(string(v), 64)) // no copy: the string does not escape
 	}
-	if errors.Is(err, strconv.ErrRange) {
-		return f, true // too large for a float64 is Vespa's to judge
-	}
-	return f, err == nil
+	return javaFloat(scalarText(v))
 }
+
+// inRange is strconv.ParseFloat's result as a number and whether it is
+// one: too large for a float64 is Vespa's to judge.
+func inRange(f float64, err error) (float64, bool) {
+	return f, err == nil || errors.Is(err, strconv.ErrRange)
+}
+
+// javaFloat reads the text of a number as Java's Double.parseDouble, which
+// Vespa reads it with, takes it: blanks around it and a trailing f or d
+// are allowed ("1.5f", " 2 "); and as a tensor cell's text, which Vespa
+// reads with JsonFormat.decodeNumberString, "-nan" and "+nan" in any case.
+// (strconv also takes "inf" and "nan" in any case, which parseDouble does
+// not: the check is looser there, never stricter.)
+func javaFloat(s string) (float64, bool) {
+	s = strings.TrimFunc(s, func(r rune) bool { return r <= ' ' }) // String.trim
+	if len(s) == 4 && (s[0] == '-' || s[0] == '+') && strings.EqualFold(s[1:], "nan") {
+		return math.NaN(), true
+	}
+	f, ok := inRange(strconv.ParseFloat(s, 64))
+	if n := len(s); !ok && n > 1 && strings.ContainsRune("fFdD", rune(s[n-1])) { // not the f of "inf"
+		return inRange(strconv.ParseFloat(s[:n-1], 64))
+	}
+	return f, ok
+}
+
+// isBool reports whether s is "true" or "false" in any case, as
+// Boolean.parseBoolean reads it (Vespa's BoolFieldValue). Vespa reads any
+// other text as false; the check refuses it, as it refuses an int8 cell
+// that Vespa would wrap.
+func isBool(s string) bool { return strings.EqualFold(s, "true") || strings.EqualFold(s, "false") }
 
 // flatNumbers counts the elements of v when it is a flat array of
 // numbers: between its brackets nothing but the bytes of JSON numbers,
@@ -668,7 +773,11 @@ func describe(v json.RawMessage) string {
 	case v[0] == '[':
 		return "an array"
 	case len(v) > 40:
-		return string(v[:40]) + "…"
+		n := 40
+		for n > 0 && !utf8.RuneStart(v[n]) { // cut before a character, not inside one
+			n--
+		}
+		return string(v[:n]) + "…"
 	}
 	return string(v)
 }

@@ -1,10 +1,12 @@
 package schema_test
 
 import (
+	"encoding/base64"
 	"errors"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/govespa/govespa/vespa/schema"
 )
@@ -125,7 +127,7 @@ func TestCheckUpdate(t *testing.T) {
 			t.Errorf("CheckUpdate(%s): %v", ok, err)
 		}
 	}
-	for _, bad := range []struct{ fields, field, want string }{
+	checkRefusesOf(t, a.CheckUpdate, []struct{ fields, field, want string }{
 		{`{"title":{"increment":1}}`, "title", "an update operation that string takes"},
 		{`{"year":{"increment":"a"}}`, "year", "a number"},
 		{`{"year":{"add":[1]}}`, "year", "an update operation that int takes"},
@@ -135,13 +137,7 @@ func TestCheckUpdate(t *testing.T) {
 		{`{"yeer":{"assign":1}}`, "yeer", "a field of music"},
 		{`{"nope.x":{"assign":1}}`, "nope.x", "a field of music"},
 		{`{"title":"x"}`, "title", "an object of update operations"},
-	} {
-		err := a.CheckUpdate("music", []byte(bad.fields))
-		var ce *schema.CheckError
-		if !errors.As(err, &ce) || ce.Field != bad.field || !strings.Contains(ce.Want, bad.want) {
-			t.Errorf("CheckUpdate(%s) = %v; want field %q wanting %q", bad.fields, err, bad.field, bad.want)
-		}
-	}
+	})
 }
 
 // BenchmarkCheckPut checks a put of the music schema of
@@ -181,4 +177,156 @@ func BenchmarkCheckPut(b *testing.B) {
 			}
 		})
 	}
+}
+
+// checkTakes asserts that each put in puts and each update in updates
+// passes the check.
+func checkTakes(t *testing.T, a *schema.Application, puts, updates []string) {
+	t.Helper()
+	for _, ok := range puts {
+		if err := a.CheckPut("music", []byte(ok)); err != nil {
+			t.Errorf("CheckPut(%s): %v", ok, err)
+		}
+	}
+	for _, ok := range updates {
+		if err := a.CheckUpdate("music", []byte(ok)); err != nil {
+			t.Errorf("CheckUpdate(%s): %v", ok, err)
+		}
+	}
+}
+
+// checkRefuses asserts that each put is a *CheckError of its field, wanting
+// what it says.
+func checkRefuses(t *testing.T, a *schema.Application, bad []struct{ fields, field, want string }) {
+	t.Helper()
+	checkRefusesOf(t, a.CheckPut, bad)
+}
+
+// checkRefusesOf asserts that check (CheckPut or CheckUpdate) makes each of
+// bad's fields of a music document a *CheckError of its field, wanting what
+// it says.
+func checkRefusesOf(t *testing.T, check func(string, []byte) error, bad []struct{ fields, field, want string }) {
+	t.Helper()
+	for _, b := range bad {
+		err := check("music", []byte(b.fields))
+		var ce *schema.CheckError
+		if !errors.As(err, &ce) || ce.Field != b.field || !strings.Contains(ce.Want, b.want) {
+			t.Errorf("check(%s) = %v; want field %q wanting %q", b.fields, err, b.field, b.want)
+		}
+	}
+}
+
+// TestCheckUpdate_MatchOnMap: Vespa takes match on a map field
+// (document/src/main/java/com/yahoo/document/json/readers/MapReader.java,
+// createMapUpdate, for arrays, weighted sets and maps).
+func TestCheckUpdate_MatchOnMap(t *testing.T) {
+	checkTakes(t, checkApp(t), nil, []string{`{"counts":{"match":{"element":"x","increment":1}}}`})
+}
+
+// TestCheckPut_TensorWrapperMembers: as TensorReader.fillTensor reads them,
+// "values" of a dense tensor may be a hex string, and "cells" with a number
+// (not an object or array) is a label of the short form {"label": value}.
+func TestCheckPut_TensorWrapperMembers(t *testing.T) {
+	a := checkApp(t)
+	checkTakes(t, a, []string{
+		`{"embedding":{"values":"3f8000003f8000003f800000"}}`,
+		`{"cats":{"cells":2}}`, `{"cats":{"cells":2,"type":3}}`,
+	}, nil)
+	checkRefuses(t, a, []struct{ fields, field, want string }{
+		{`{"embedding":{"values":"3f800000"}}`, "embedding", "24 hex digits"},
+		{`{"cats":{"cells":"x"}}`, "cats{cells}", "a number"},
+	})
+}
+
+// TestCheck_NumberAndBoolText: Vespa reads a bool with
+// Boolean.parseBoolean (any case) and a float, a double or an arithmetic
+// update's operand with Float.parseFloat or Double.parseDouble, which trim
+// blanks and take a trailing f or d (document/src/main/java/com/yahoo/
+// document/datatypes/BoolFieldValue.java, DoubleFieldValue.java;
+// json/readers/SingleValueReader.java), and a tensor cell's text as
+// JsonFormat.decodeNumberString does, "-nan" and "+nan" too.
+func TestCheck_NumberAndBoolText(t *testing.T) {
+	checkTakes(t, checkApp(t), []string{
+		`{"live":"TRUE"}`, `{"live":"False"}`,
+		`{"rating":"1.5f"}`, `{"rating":" 2.5 "}`, `{"rating":"7d"}`, `{"rating":"Inf"}`,
+		`{"embedding":["-nan","+NaN","-Inf"]}`, `{"cats":{"a":"-nan"}}`,
+	}, []string{`{"year":{"increment":"1d"}}`})
+}
+
+// TestCheckPut_RawAsVespaDecodesIt: Vespa decodes a raw field with Java's
+// MIME base64 decoder (document/src/main/java/com/yahoo/document/
+// datatypes/Raw.java), which skips what is not base64 and takes a missing
+// padding, but not one lone character in the last group nor data after
+// the padding; it reads the text of any scalar, a number's too.
+func TestCheckPut_RawAsVespaDecodesIt(t *testing.T) {
+	a := checkApp(t)
+	checkTakes(t, a, []string{
+		`{"blob":"aGVs bG8="}`, `{"blob":"aGVs\nbG8=\n"}`, `{"blob":""}`, `{"blob":"aGVsbG8"}`,
+		`{"blob":"aGVsbG8=!"}`, `{"blob":1234}`,
+	}, nil)
+	checkRefuses(t, a, []struct{ fields, field, want string }{
+		{`{"blob":"aGVs=bG8="}`, "blob", "base64"},
+		{`{"blob":"a==="}`, "blob", "base64"},
+		{`{"blob":"aGVsbA=x"}`, "blob", "base64"},
+		{`{"blob":"aGVsbG8=a"}`, "blob", "base64"},
+		{`{"blob":12345}`, "blob", "base64"}, {`{"blob":["aGVs"]}`, "blob", "base64"},
+	})
+	// What Go encodes, padded or not, broken into lines or not, passes.
+	var puts []string
+	for n := range 12 {
+		b := []byte(strings.Repeat("\xfb\xff", n)[:n])
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding} {
+			s := enc.EncodeToString(b)
+			puts = append(puts, `{"blob":"`+s+`"}`, `{"blob":"`+strings.Join(strings.SplitAfter(s, "+"), `\r\n`)+`"}`)
+		}
+	}
+	checkTakes(t, a, puts, nil)
+}
+
+// TestCheckPut_WeightedSetArray: Vespa reads a weighted set from an object
+// only (document/src/main/java/com/yahoo/document/json/readers/
+// WeightedSetReader.java: expectObjectStart); an array was let through.
+func TestCheckPut_WeightedSetArray(t *testing.T) {
+	checkRefuses(t, checkApp(t), []struct{ fields, field, want string }{
+		{`{"scores":[["a",1]]}`, "scores", "weightedset<string> as an object of weights"},
+	})
+}
+
+// TestCheckError_LongUnicodeValue: the value an error quotes is cut at a
+// character, never inside one.
+func TestCheckError_LongUnicodeValue(t *testing.T) {
+	err := checkApp(t).CheckPut("music", []byte(`{"year":"`+strings.Repeat("é", 40)+`"}`))
+	var ce *schema.CheckError
+	if !errors.As(err, &ce) || !utf8.ValidString(ce.Got) || !strings.HasSuffix(ce.Got, "é…") {
+		t.Errorf("CheckPut of a long string of é for an int: %v (Got %q); want valid UTF-8 ending é…", err, ce.Got)
+	}
+}
+
+// TestCheckPut_FieldPathIsNoField: a put's field names are names, not
+// paths: Vespa's StructReader looks "year.x" up as a field and refuses it.
+// The check took it for year and checked its value against year's type.
+func TestCheckPut_FieldPathIsNoField(t *testing.T) {
+	checkRefuses(t, checkApp(t), []struct{ fields, field, want string }{
+		{`{"year.x":1}`, "year.x", "a field of music"},
+		{`{"counts{x}":1}`, "counts{x}", "a field of music"},
+		{`{"tags[0]":"a"}`, "tags[0]", "a field of music"},
+	})
+}
+
+// TestCheckPut_PositionMembers: a position object is read as Vespa's
+// GeoPositionReader reads it: lat (or latitude, or y) and lng (or
+// longitude, or x), each a number, and nothing else. Anything was let
+// through.
+func TestCheckPut_PositionMembers(t *testing.T) {
+	a := checkApp(t)
+	checkTakes(t, a, []string{
+		`{"where":{"x":-122000000,"y":37400000}}`, `{"where":{"latitude":"1.5","longitude":2}}`, `{"where":{"lat":1,"x":2}}`,
+	}, nil)
+	checkRefuses(t, a, []struct{ fields, field, want string }{
+		{`{"where":{"lat":1}}`, "where", "lng"},
+		{`{"where":{"lng":1}}`, "where", "lat"},
+		{`{"where":{"lat":1,"lng":2,"z":3}}`, "where.z", "lat"},
+		{`{"where":{"lat":"north","lng":2}}`, "where.lat", "a number"},
+		{`{"where":{"lat":[1],"lng":2}}`, "where.lat", "a number"},
+	})
 }

@@ -19,6 +19,9 @@ func FuzzCheckPut(f *testing.F) {
         field t type tensor<int8>(x[2], cat{}) { indexing: attribute }
         field d type tensor<float>(x[3]) { indexing: attribute }
         field st type pair { indexing: summary }
+        field p type position { indexing: attribute }
+        field r type raw { indexing: summary }
+        field b type bool { indexing: attribute }
         struct pair { field k type string {} field v type long {} } } }`))
 	if err != nil {
 		f.Fatal(err)
@@ -32,6 +35,7 @@ func FuzzCheckPut(f *testing.F) {
 		`{"t":{"cells":[{"address":{"x":"1","cat":"a"},"value":3}]}}`,
 		`{"d":[1,2,3]}`, `{"d":{"values":[[1],[2,3]]}}`, `{"st":{"k":"a","v":"9"}}`,
 		`{"i":{"increment":1}}`, `{"a":[1,`, `{"s":"\u00e9\"x"}`, `[]`, `{"d":"0011aabb"}`,
+		`{"p":{"lat":1,"lng":"2d"},"r":"aGVs bG8=","b":"TRUE"}`, `{"d":{"values":"3f800000"},"t":{"cells":2}}`,
 	} {
 		f.Add([]byte(seed))
 	}
