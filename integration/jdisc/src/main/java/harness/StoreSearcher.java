@@ -249,8 +249,8 @@ public final class StoreSearcher extends Searcher {
      * bool, a position as {"lat","lng"} in degrees, a struct as an object, an array as an array, a
      * weighted set as [{"item","weight"}] and a map as [{"key","value"}] (which the renderer writes
      * as JSON objects), raw as data (base64 in JSON), a reference as its document ID (empty when
-     * unset), a predicate in the C++ PredicatePrinter's form. Tensors stay Tensors, as the
-     * container decodes the docsum's tensor data into them. Empty collections are left out
+     * unset), a predicate in the C++ PredicatePrinter's form and a newline. Tensors stay Tensors,
+     * as the container decodes the docsum's tensor data into them. Empty collections are left out
      * (SlimeFiller.empty_or_empty_after_filtering).
      */
     static Object render(FieldValue v) {
@@ -278,7 +278,9 @@ public final class StoreSearcher extends Searcher {
             return new Value.StringValue(ref.getDocumentId().map(DocumentId::toString).orElse(""));
         }
         if (v instanceof PredicateFieldValue p) {
-            return p.getPredicate() == null ? null : new Value.StringValue(printPredicate(p.getPredicate()));
+            // SlimeFiller writes PredicateFieldValue::toString, which is print(): the printer's text and "\n"
+            // (slime_filler_test.cpp insert_predicate: "'foo' in ['bar']\n").
+            return p.getPredicate() == null ? null : new Value.StringValue(printPredicate(p.getPredicate()) + "\n");
         }
         if (v instanceof Struct st && st.getDataType().equals(PositionDataType.INSTANCE)) {
             FieldValue x = st.getFieldValue(PositionDataType.FIELD_X), y = st.getFieldValue(PositionDataType.FIELD_Y);
