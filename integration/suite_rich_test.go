@@ -19,7 +19,7 @@ import (
 // writes for a hit out of the content node's docsum (searchsummary
 // slime_filler.cpp): maps and weighted sets as JSON objects, a position as
 // {"lat","lng"}, raw as base64, a predicate in the C++ PredicatePrinter's form,
-// tensors in the short form with their type.
+// tensors in the short form with their type, an unset bool attribute as false.
 
 // richNS is the namespace of the rich round trip's documents.
 const richNS = "rich"
@@ -263,6 +263,22 @@ var richKnown = map[string]map[string]richDiff{
 			reason: "the emulator's docsum predicate (vespatest internal/schema Predicate.DocsumString) has no trailing newline",
 			got:    `"('gender' in ['Female'] and 'age' in [20..30])"`,
 		},
+		"r2 hit f_bool": {
+			reason: "the emulator leaves an unset bool attribute out of a hit, where searchsummary SingleAttrDFW writes the attribute's 0 as false",
+			got:    richAbsent,
+		},
+		"r3 hit f_bool": {reason: "as for r2", got: richAbsent},
+		"r3 get f_raw": {
+			reason: "the emulator leaves empty raw out of a get, where document JsonWriter writes it as \"\"",
+			got:    richAbsent,
+		},
+		"r3 hit f_int": {
+			reason: "the emulator writes an integer attribute holding its undefined value (the type's smallest) into a hit, " +
+				"where searchsummary SingleAttrDFW.isDefaultValue leaves it out",
+			got: `-2147483648`,
+		},
+		"r3 hit f_long": {reason: "as for f_int", got: `-9223372036854775808`},
+		"r3 hit f_byte": {reason: "as for f_int", got: `-128`},
 	},
 	"jdisc": {
 		"rank typed": {reason: "the harness's searcher ranks by bm25 or closeness only (integration/jdisc StoreSearcher) and says so " +
@@ -318,6 +334,7 @@ func TestRich_RoundTrip(t *testing.T) {
 			}
 		})
 		t.Run("cell types and float precision", func(t *testing.T) { testRichPrecision(t, r) })
+		t.Run("undefined values", func(t *testing.T) { testRichUndefined(t, r) })
 		t.Run("values refused or read in another form", func(t *testing.T) { testRichPutForms(t, r) })
 		t.Run("typed rank inputs", func(t *testing.T) { testRichRankInputs(t, r) })
 		t.Run("updates", func(t *testing.T) {
@@ -342,7 +359,9 @@ func TestRich_RoundTrip(t *testing.T) {
 // a tensor's float cells widened to doubles, 0.10000000149011612; a hit
 // holds the float field widened to a double (the docsum's insertDouble,
 // searchsummary slime_filler.cpp) and the tensor's float cells as floats
-// (JsonRenderer over vespajlib JsonFormat), 0.1.
+// (JsonRenderer over vespajlib JsonFormat), 0.1. r2 has no f_bool: its
+// bool attribute holds 0, which the hit holds as false (searchsummary
+// SingleAttrDFW; a bool attribute has no undefined value to leave out).
 func testRichPrecision(t *testing.T, r *rawAPI) {
 	r.putRaw(t, richNS, "rich", "r2", `{"f_float": 0.1, "f_double": 0.1, "t_float": [0.1, 0.2, 0.3, 1e-7], "t_bfloat16": [0.1, 3.3], "t_mapped": {"a": 0.1}}`)
 	defer r.mustDo(t, http.MethodDelete, docPath(richNS, "rich", "r2"), "", http.StatusOK)
@@ -357,6 +376,7 @@ func testRichPrecision(t *testing.T, r *rawAPI) {
 	hit := map[string]string{
 		"sddocname":  `"rich"`,
 		"documentid": `"id:rich:rich::r2"`,
+		"f_bool":     `false`,
 		"f_float":    `0.10000000149011612`,
 		"f_double":   `0.1`,
 		"t_float":    `{"type": "tensor<float>(x[4])", "values": [0.1, 0.2, 0.3, 1.0E-7]}`,
@@ -369,6 +389,36 @@ func testRichPrecision(t *testing.T, r *rawAPI) {
 	}
 	fields, _ := hits[0]["fields"].(map[string]any)
 	compareRichFields(t, r.tg.Name(), "r2 hit", fields, hit)
+}
+
+// testRichUndefined puts the values a docsum leaves out as undefined: the
+// smallest value of an integer attribute, which is the attribute's
+// undefined value (searchsummary SingleAttrDFW.isDefaultValue,
+// undefinedvalues.h), and empty raw (check_undefined_value_visitor.cpp). A
+// get returns them all; a hit holds none of them, but the unset bool
+// attribute's false.
+func testRichUndefined(t *testing.T, r *rawAPI) {
+	r.putRaw(t, richNS, "rich", "r3", `{"f_string": "undefined values", "f_int": -2147483648, "f_long": -9223372036854775808, "f_byte": -128, "f_raw": ""}`)
+	defer r.mustDo(t, http.MethodDelete, docPath(richNS, "rich", "r3"), "", http.StatusOK)
+	got := map[string]string{
+		"f_string": `"undefined values"`,
+		"f_int":    `-2147483648`,
+		"f_long":   `-9223372036854775808`,
+		"f_byte":   `-128`,
+		"f_raw":    `""`,
+	}
+	compareRichFields(t, r.tg.Name(), "r3 get", r.getFields(t, richNS, "rich", "r3"), got)
+	hits := r.queryHits(t, `select * from rich where f_string contains "undefined"`, nil) // r3 alone
+	if len(hits) != 1 {
+		t.Fatalf("[%s] query for r3: %d hits, want 1: %s", r.tg.Name(), len(hits), clipJSON(hits))
+	}
+	fields, _ := hits[0]["fields"].(map[string]any)
+	compareRichFields(t, r.tg.Name(), "r3 hit", fields, map[string]string{
+		"sddocname":  `"rich"`,
+		"documentid": `"id:rich:rich::r3"`,
+		"f_string":   `"undefined values"`,
+		"f_bool":     `false`,
+	})
 }
 
 // richPutForm is a put of one field and what Vespa's JSON reader makes of

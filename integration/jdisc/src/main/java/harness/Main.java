@@ -6,6 +6,8 @@ import com.yahoo.document.config.DocumentmanagerConfig;
 import com.yahoo.schema.ApplicationBuilder;
 import com.yahoo.schema.Schema;
 import com.yahoo.schema.derived.Deriver;
+import com.yahoo.schema.document.Attribute;
+import com.yahoo.vespa.documentmodel.SummaryTransform;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -58,6 +60,7 @@ public final class Main {
         DocumentmanagerConfig docConfig = Deriver.getDocumentManagerConfig(sdFiles).build();
         Store store = Store.create(docConfig, cluster);
         store.setSummaryFields(summaryFields(sdFiles));
+        store.setSummaryAttributes(summaryAttributes(sdFiles));
         store.setFirstPhases(firstPhases(sdFiles));
         List<String> types = new ArrayList<>();
         store.types().getDocumentTypes().keySet().forEach(n -> types.add(n.getName()));
@@ -81,6 +84,32 @@ public final class Main {
         for (Schema schema : builder.getSchemaList()) {
             Set<String> names = new HashSet<>(schema.getUniqueNamedSummaryFields().keySet());
             out.put(schema.getDocument() != null ? schema.getDocument().getName() : schema.getName(), names);
+        }
+        return out;
+    }
+
+    /**
+     * Per document type, the default summary's fields that the content node reads from a
+     * single-value attribute, with the attribute's type: the config model gives a summary field
+     * whose source is an attribute the attribute transform (config-model
+     * AdjustSummaryTransforms.makeAttributeTransformIfAppropriate, ImplicitSummaries), and
+     * searchsummary's SingleAttrDFW then writes what the attribute holds, not the stored document.
+     */
+    private static Map<String, Map<String, String>> summaryAttributes(List<String> sdFiles) throws Exception {
+        ApplicationBuilder builder = Deriver.getSchemaBuilder(sdFiles);
+        Map<String, Map<String, String>> out = new HashMap<>();
+        for (Schema schema : builder.getSchemaList()) {
+            Map<String, String> fields = new HashMap<>();
+            var summary = schema.getSummary("default");
+            if (summary != null) {
+                for (var field : summary.getSummaryFields().values()) {
+                    if (field.getTransform() != SummaryTransform.ATTRIBUTE) continue;
+                    Attribute attribute = schema.getAttribute(field.getSingleSource());
+                    if (attribute == null || attribute.getCollectionType() != Attribute.CollectionType.SINGLE) continue;
+                    fields.put(field.getName(), attribute.getType().name());
+                }
+            }
+            out.put(schema.getDocument() != null ? schema.getDocument().getName() : schema.getName(), fields);
         }
         return out;
     }

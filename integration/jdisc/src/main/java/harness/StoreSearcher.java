@@ -234,7 +234,8 @@ public final class StoreSearcher extends Searcher {
         for (Field f : doc.getDataType().getFields()) {
             if (!summary.contains(f.getName()) || (!all && !selected.contains(f.getName()))) continue;
             FieldValue v = doc.getFieldValue(f);
-            Object rendered = v == null ? null : render(v);
+            String attribute = store.summaryAttribute(type, f.getName());
+            Object rendered = attribute != null ? fromAttribute(attribute, v) : v == null ? null : render(v);
             if (rendered != null) hit.setField(f.getName(), rendered);
         }
         hit.setFilled("default");
@@ -256,7 +257,45 @@ public final class StoreSearcher extends Searcher {
     static Object render(FieldValue v) {
         if (v instanceof TensorFieldValue t) return t.getTensor().orElse(null);
         if (v instanceof StringFieldValue s) return s.getString();
+        if (undefined(v)) return null;
         return inspector(v);
+    }
+
+    /**
+     * Whether a top-level value is one the docsum leaves out as undefined (searchsummary
+     * check_undefined_value_visitor.cpp, before SlimeFiller.insert_summary_field): empty raw, a
+     * float or double NaN (empty collections are left out by {@link #inspector}, an empty string
+     * by JsonRenderer.shouldRender).
+     */
+    private static boolean undefined(FieldValue v) {
+        if (v instanceof Raw r) return r.getByteBuffer().limit() == 0;
+        if (v instanceof FloatFieldValue || v instanceof DoubleFieldValue) {
+            return Double.isNaN(((NumericFieldValue) v).getNumber().doubleValue());
+        }
+        return false;
+    }
+
+    /**
+     * A summary field read from a single-value attribute of type (an Attribute.Type name), as
+     * searchsummary's SingleAttrDFW writes it: nothing when the attribute holds its undefined value
+     * (isDefaultValue: the smallest value of an integer type, NaN, an empty string, which is also
+     * what a document without the field leaves in it), and false for a bool attribute of a document
+     * without the field (a bool attribute has no undefined value; unset, it holds 0).
+     */
+    static Object fromAttribute(String type, FieldValue v) {
+        if (v == null) return type.equals("BOOL") ? new Value.BoolValue(false) : null;
+        if (v instanceof NumericFieldValue n) {
+            long x = n.getNumber().longValue();
+            boolean undefined = switch (type) {
+                case "BYTE" -> x == Byte.MIN_VALUE;
+                case "SHORT" -> x == Short.MIN_VALUE;
+                case "INTEGER" -> x == Integer.MIN_VALUE;
+                case "LONG" -> x == Long.MIN_VALUE;
+                default -> false;
+            };
+            if (undefined) return null;
+        }
+        return render(v);
     }
 
     /** The Slime SlimeFiller would write for v, or null for an empty collection or unset value. */
@@ -317,8 +356,9 @@ public final class StoreSearcher extends Searcher {
             for (Map.Entry<? extends FieldValue, ? extends FieldValue> e : m.entrySet()) {
                 Value.ObjectValue o = new Value.ObjectValue();
                 o.put("key", inspector(e.getKey()));
+                // An empty value inserts nothing, so the entry has no "value" (MapFieldValueInserter).
                 Inspector value = inspector(e.getValue());
-                o.put("value", value == null ? new Value.EmptyValue() : value);
+                if (value != null) o.put("value", value);
                 a.add(o);
             }
             return a;
