@@ -391,6 +391,8 @@ func testTypedRich(t *testing.T, tg Target) {
 		{"int eq other", f.FInt.Eq(41), false},
 		{"int in", f.FInt.In(1, 42), true},
 		{"long range", f.FLong.Range(9007199254740992, 9007199254740994), true},
+		{"long eq its neighbour", f.FLong.Eq(9007199254740992), false}, // one float64 holds both
+		{"long range above it", f.FLong.Range(9007199254740994, 9007199254740995), false},
 		{"float lt", f.FFloat.Lt(2), true},
 		{"double gt", f.FDouble.Gt(2.25), false},
 		{"bool is", f.FBool.Is(true), true},
@@ -406,8 +408,15 @@ func testTypedRich(t *testing.T, tg Target) {
 			t.Errorf("[%s] %s: %v", tg.Name(), c.name, err)
 			continue
 		}
-		if got := len(hits) == 1 && hits[0].ID == id.String(); got != c.match || len(hits) > 1 {
+		got := len(hits) == 1 && hits[0].ID == id.String()
+		diff, known := richKnown[tg.Name()]["typed "+c.name]
+		switch {
+		case len(hits) > 1 || (got != c.match && !(known && diff.got == typedMatchAnswer(got))):
 			t.Errorf("[%s] %s: hits %v, want a match: %v", tg.Name(), c.name, hitIDs(hits), c.match)
+		case got != c.match:
+			t.Logf("[%s] %s: known difference: %s (%s)", tg.Name(), c.name, diff.got, diff.reason)
+		case known:
+			t.Logf("[%s] %s: listed as a known difference (%s) but the same now", tg.Name(), c.name, diff.reason)
 		}
 	}
 
@@ -458,6 +467,15 @@ func testTypedRich(t *testing.T, tg Target) {
 	default:
 		t.Errorf("[%s] ranked by typed with its generated inputs: %v, want an answer or 501", tg.Name(), err)
 	}
+}
+
+// typedMatchAnswer is how richKnown's got names a match (or none) of the
+// typed round trip's field references.
+func typedMatchAnswer(match bool) string {
+	if match {
+		return "a match"
+	}
+	return "no match"
 }
 
 // compareFields fails t for each exported field of want and got that

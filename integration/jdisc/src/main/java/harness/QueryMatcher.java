@@ -265,7 +265,7 @@ final class QueryMatcher {
     }
 
     private boolean numeric(IntItem item, Document doc) {
-        for (Number x : numbers(item.getIndexName(), doc)) if (within(x.doubleValue(), item.getFromLimit(), item.getToLimit())) return true;
+        for (Number x : numbers(item.getIndexName(), doc)) if (within(x, item.getFromLimit(), item.getToLimit())) return true;
         return false;
     }
 
@@ -290,11 +290,27 @@ final class QueryMatcher {
         return values;
     }
 
-    private static boolean within(double x, Limit from, Limit to) {
-        double lo = from.number().doubleValue(), hi = to.number().doubleValue();
-        boolean aboveLow = from.isInclusive() ? x >= lo : x > lo;
-        boolean belowHigh = to.isInclusive() ? x <= hi : x < hi;
-        return aboveLow && belowHigh;
+    private static boolean within(Number x, Limit from, Limit to) {
+        return holds(x, from, true) && holds(x, to, false);
+    }
+
+    /**
+     * Whether x is above (low) or below the limit, inclusively or not as the limit says: as longs
+     * when both are integers (a long attribute compares exactly, so 9007199254740993 is not
+     * 9007199254740992, which one double holds), else as doubles.
+     */
+    private static boolean holds(Number x, Limit limit, boolean low) {
+        Number n = limit.number();
+        if (integral(x) && integral(n)) {
+            int c = Long.compare(x.longValue(), n.longValue());
+            return low ? (limit.isInclusive() ? c >= 0 : c > 0) : (limit.isInclusive() ? c <= 0 : c < 0);
+        }
+        double a = x.doubleValue(), b = n.doubleValue();
+        return low ? (limit.isInclusive() ? a >= b : a > b) : (limit.isInclusive() ? a <= b : a < b);
+    }
+
+    private static boolean integral(Number n) {
+        return n instanceof Long || n instanceof Integer || n instanceof Short || n instanceof Byte;
     }
 
     private double bm25(Document doc) {
