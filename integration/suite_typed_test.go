@@ -432,6 +432,7 @@ func testTypedRich(t *testing.T, tg Target) {
 		{"wset weightedSet", f.FWsetString.WeightedSet(map[string]int{"red": 1})},
 		{"wset dotProduct", f.FWsetString.DotProduct(map[string]int{"blue": 2})},
 		{"array matches", f.FArrayString.Matches("^x$")},
+		{"array matches uncased", f.FArrayString.Matches("^X$")}, // an uncased attribute's regexp ignores case (searchlib StringSearchHelper)
 	} {
 		hits, err := search(c.where)
 		var ve *vespa.Error

@@ -43,6 +43,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Evaluates a parsed query tree against stored documents. This is the harness's own matching, not
@@ -219,15 +220,23 @@ final class QueryMatcher {
         return false;
     }
 
-    /** field matches "re": a value (an element, a weighted set's key) in which the regexp is found, uncased. */
+    /**
+     * field matches "re": a value (an element, a weighted set's key) in which the regexp is found,
+     * ignoring case, as searchlib's StringSearchHelper compiles it for an uncased attribute (the
+     * default) and matches it (partial_match).
+     */
     private boolean regexp(RegExpItem item, Document doc) {
+        Pattern re = Pattern.compile(item.getRegexp().pattern(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
         for (String field : fields(item.getIndexName())) {
             FieldValue v = doc.getDataType().getField(field) == null ? null : doc.getFieldValue(field);
             List<FieldValue> values = new ArrayList<>();
             if (v instanceof Array<?> a) for (Object e : a.getValues()) values.add((FieldValue) e);
             else if (v instanceof WeightedSet<?> ws) for (Object e : ws.keySet()) values.add((FieldValue) e);
             else if (v != null) values.add(v);
-            for (FieldValue x : values) if (item.getRegexp().matcher(value(x)).find()) return true;
+            for (FieldValue x : values) {
+                String text = x instanceof StringFieldValue str ? str.getString() : value(x);
+                if (re.matcher(text).find()) return true;
+            }
         }
         return false;
     }
