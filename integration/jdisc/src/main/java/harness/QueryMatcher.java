@@ -19,6 +19,7 @@ import com.yahoo.prelude.query.NumericInItem;
 import com.yahoo.prelude.query.StringInItem;
 import com.yahoo.prelude.query.Item;
 import com.yahoo.prelude.query.Limit;
+import com.yahoo.prelude.query.NearItem;
 import com.yahoo.prelude.query.NearestNeighborItem;
 import com.yahoo.prelude.query.NotItem;
 import com.yahoo.prelude.query.NullItem;
@@ -28,6 +29,7 @@ import com.yahoo.prelude.query.PhraseSegmentItem;
 import com.yahoo.prelude.query.PrefixItem;
 import com.yahoo.prelude.query.RankItem;
 import com.yahoo.prelude.query.RegExpItem;
+import com.yahoo.prelude.query.SameElementItem;
 import com.yahoo.prelude.query.SubstringItem;
 import com.yahoo.prelude.query.SuffixItem;
 import com.yahoo.prelude.query.TermItem;
@@ -158,6 +160,11 @@ final class QueryMatcher {
         if (item instanceof WordAlternativesItem alt) {
             for (var a : alt.getAlternatives()) if (term(alt.getIndexName(), a.word.toLowerCase(Locale.ROOT), doc, "word")) return true;
             return false;
+        }
+        if (item instanceof NearItem || item instanceof SameElementItem) {
+            // Not an AND: near and onear bound the words' distance (and order), sameElement puts the
+            // conditions on one element; the harness's matching keeps no positions or elements.
+            throw new NotImplemented("harness: the harness's store cannot evaluate " + item.getItemType() + " items");
         }
         if (item instanceof CompositeItem c) { // AND and its segment forms
             for (int i = 0; i < c.getItemCount(); i++) if (!matches(c.getItem(i), doc)) return false;
