@@ -340,6 +340,17 @@ func TestRich_RoundTrip(t *testing.T) {
 				t.Fatalf("[%s] query artist: %d hits, want 2: %s", tg.Name(), len(hits), clipJSON(hits))
 			}
 		})
+		t.Run("unranked", func(t *testing.T) {
+			// The built-in unranked profile's first phase is value(0)
+			// (config-model UnrankedRankProfile): every hit's relevance is 0.
+			hits := r.queryHits(t, `select * from rich where f_string contains "hello"`, url.Values{"ranking": {"unranked"}})
+			if len(hits) != 1 {
+				t.Fatalf("[%s] unranked query: %d hits, want 1: %s", tg.Name(), len(hits), clipJSON(hits))
+			}
+			if same, _ := jsonSame(expectJSON(`0`), hits[0]["relevance"]); !same {
+				t.Errorf("[%s] unranked query: relevance %v, want 0", tg.Name(), hits[0]["relevance"])
+			}
+		})
 		t.Run("cell types and float precision", func(t *testing.T) { testRichPrecision(t, r) })
 		t.Run("undefined values", func(t *testing.T) { testRichUndefined(t, r) })
 		t.Run("values refused or read in another form", func(t *testing.T) { testRichPutForms(t, r) })

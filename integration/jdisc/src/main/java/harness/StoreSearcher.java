@@ -125,6 +125,8 @@ public final class StoreSearcher extends Searcher {
             return new Result(query, new ErrorMessage(501, "Not implemented", e.getMessage()));
         }
         matches = matcher.limitNearestNeighbors(matches);
+        Double constant = constantRanking(query, store, schemas);
+        if (constant != null) matches.replaceAll(m -> new QueryMatcher.Match(m.doc(), constant, m.distance()));
         matches.sort(order(query));
 
         Result result = new Result(query);
@@ -143,24 +145,46 @@ public final class StoreSearcher extends Searcher {
      * Why the harness cannot rank the query as Vespa would, or null when it can: it computes
      * closeness for a nearestNeighbor query and BM25 of the matched words otherwise ({@link
      * QueryMatcher}), so a rank profile whose first phase is another expression (tensor functions,
-     * attributes, query inputs) would get a relevance that only looks right. Profiles without a
-     * first phase of their own (default, unranked) keep the harness's relevance, which the suite
-     * never compares.
+     * attributes, query inputs) would get a relevance that only looks right. A constant first
+     * phase (unranked's value(0)) is computed ({@link #constantRanking}); the default profile
+     * (nativeRank) keeps the harness's relevance, which the suite never compares.
      */
     private static String uncomputedRanking(Query query, Store store, Set<String> searched) {
         String profile = query.getRanking().getProfile();
-        Set<String> types = new java.util.TreeSet<>();
-        if (searched != null) types.addAll(searched);
-        else for (var t : store.types().getDocumentTypes().keySet()) types.add(t.getName());
-        for (String type : types) {
+        for (String type : searchedTypes(store, searched)) {
             String expr = store.firstPhase(type, profile);
-            if (expr == null || expr.isEmpty() || COMPUTED.matcher(expr).matches()) continue;
-            if (profile.equals("default") || profile.equals("unranked")) continue;
+            if (expr == null || expr.isEmpty() || COMPUTED.matcher(expr).matches() || CONSTANT.matcher(expr).matches()) continue;
+            if (profile.equals("default")) continue;
             return "rank profile '" + profile + "' of schema '" + type + "': the JDisc harness does not compute the first-phase expression '" +
                    expr + "' (it ranks by bm25 of the matched words, or closeness for nearestNeighbor)";
         }
         return null;
     }
+
+    /**
+     * The relevance of every hit when the rank profile's first phase is a constant, as the
+     * built-in unranked profile's value(0) (config-model UnrankedRankProfile), else null.
+     */
+    private static Double constantRanking(Query query, Store store, Set<String> searched) {
+        for (String type : searchedTypes(store, searched)) {
+            String expr = store.firstPhase(type, query.getRanking().getProfile());
+            var m = expr == null ? null : CONSTANT.matcher(expr);
+            if (m != null && m.matches()) return Double.parseDouble(m.group(1) != null ? m.group(1) : m.group(2));
+        }
+        return null;
+    }
+
+    /** The searched types, in name order: searched, or every type of the store when it is null. */
+    private static Set<String> searchedTypes(Store store, Set<String> searched) {
+        Set<String> types = new java.util.TreeSet<>();
+        if (searched != null) types.addAll(searched);
+        else for (var t : store.types().getDocumentTypes().keySet()) types.add(t.getName());
+        return types;
+    }
+
+    /** A constant first phase: value(n) or a number. */
+    private static final java.util.regex.Pattern CONSTANT =
+            java.util.regex.Pattern.compile("\\s*(?:value\\(\\s*(-?[0-9.]+(?:[eE][-+]?[0-9]+)?)\\s*\\)|(-?[0-9.]+(?:[eE][-+]?[0-9]+)?))\\s*");
 
     /** The first-phase expressions the harness computes: one bm25 or closeness feature. */
     private static final java.util.regex.Pattern COMPUTED =
