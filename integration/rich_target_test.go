@@ -268,6 +268,9 @@ func (r *rawAPI) visitFields(t *testing.T, ns, doctype string) map[string]map[st
 			dm, _ := d.(map[string]any)
 			id, _ := dm["id"].(string)
 			f, _ := dm["fields"].(map[string]any)
+			if _, dup := out[id]; dup {
+				t.Fatalf("[%s] visit of %s/%s: %q visited twice", r.tg.Name(), ns, doctype, id)
+			}
 			out[id] = f
 		}
 		c, _ := m["continuation"].(string)

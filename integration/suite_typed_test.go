@@ -162,8 +162,8 @@ func testTypedMusic(t *testing.T, tg Target) {
 		compareFields(t, tg.Name()+" get "+k, songs[k], got)
 	}
 
-	// Visit: every document, every field.
-	seen := 0
+	// Visit: every document once, every field.
+	seen := map[string]bool{}
 	for d, err := range vespa.VisitInto[music.Music](t.Context(), c, vespa.VisitRequest{
 		Namespace: typedNS, DocType: music.MusicDocumentType, Cluster: tg.Cluster(),
 	}) {
@@ -178,11 +178,14 @@ func testTypedMusic(t *testing.T, tg Target) {
 		if !ok {
 			t.Fatalf("[%s] visited %s, which was not put", tg.Name(), d.ID)
 		}
+		if seen[id.UserSpecific] {
+			t.Errorf("[%s] visited %s twice", tg.Name(), d.ID)
+		}
+		seen[id.UserSpecific] = true
 		compareFields(t, tg.Name()+" visit "+id.UserSpecific, want, d.Fields)
-		seen++
 	}
-	if seen != len(songs) {
-		t.Errorf("[%s] visited %d documents, want %d", tg.Name(), seen, len(songs))
+	if len(seen) != len(songs) {
+		t.Errorf("[%s] visited %d documents, want %d", tg.Name(), len(seen), len(songs))
 	}
 
 	qc, err := query.New(c)
