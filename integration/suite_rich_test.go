@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"net/http"
@@ -349,6 +350,27 @@ func TestRich_RoundTrip(t *testing.T) {
 			}
 			if same, _ := jsonSame(expectJSON(`0`), hits[0]["relevance"]); !same {
 				t.Errorf("[%s] unranked query: relevance %v, want 0", tg.Name(), hits[0]["relevance"])
+			}
+		})
+		t.Run("bm25 of one field", func(t *testing.T) {
+			// Profile bm25 ranks by bm25(f_string): a hit that matched only
+			// f_uri scores 0, one that matched f_string more.
+			for _, c := range []struct {
+				yql      string
+				positive bool
+			}{
+				{`select * from rich where f_uri contains "example"`, false},
+				{`select * from rich where f_string contains "hello"`, true},
+			} {
+				hits := r.queryHits(t, c.yql, url.Values{"ranking": {"bm25"}})
+				if len(hits) != 1 {
+					t.Fatalf("[%s] %s: %d hits, want 1: %s", tg.Name(), c.yql, len(hits), clipJSON(hits))
+				}
+				rel, _ := hits[0]["relevance"].(json.Number)
+				f, err := rel.Float64()
+				if err != nil || (f > 0) != c.positive || f < 0 {
+					t.Errorf("[%s] %s ranked by bm25(f_string): relevance %v, want it positive: %v", tg.Name(), c.yql, hits[0]["relevance"], c.positive)
+				}
 			}
 		})
 		t.Run("cell types and float precision", func(t *testing.T) { testRichPrecision(t, r) })

@@ -53,7 +53,7 @@ import java.util.regex.Pattern;
  * elements), without stemming or normalisation; numbers by IntItem limits; nearestNeighbor is
  * exact, by angular distance, over the documents the rest of the tree matches. Relevance is
  * closeness (1/(1+distance)) when the query has a nearestNeighbor item, else BM25 of the matched
- * words over the harness's documents.
+ * words (of the rank profile's bm25(field) alone, when it has one) over the harness's documents.
  */
 final class QueryMatcher {
 
@@ -71,11 +71,16 @@ final class QueryMatcher {
     private final Map<String, Double> averageLength = new HashMap<>();
     private int documents;
 
-    QueryMatcher(Store store, Query query) {
+    /**
+     * A matcher of query; bm25Field, when not null, is the one field whose words BM25 sums (a rank
+     * profile's bm25(field) is that field's score alone), else the words of every field count.
+     */
+    QueryMatcher(Store store, Query query, String bm25Field) {
         this.store = store;
         this.query = query;
         this.root = query.getModel().getQueryTree().getRoot();
         collect(root, true);
+        if (bm25Field != null) terms.removeIf(t -> !t.field().equals(bm25Field));
         if (nn != null) {
             String name = "query(" + nn.getQueryTensorName() + ")";
             // A tensor when the container has typed the input. In this container the provider's query

@@ -106,7 +106,7 @@ public final class StoreSearcher extends Searcher {
         }
         QueryMatcher matcher;
         try {
-            matcher = new QueryMatcher(store, query);
+            matcher = new QueryMatcher(store, query, bm25Field(query, store, schemas(query, store)));
         } catch (IllegalArgumentException e) {
             return new Result(query, ErrorMessage.createIllegalQuery(e.getMessage()));
         }
@@ -173,6 +173,19 @@ public final class StoreSearcher extends Searcher {
         }
         return null;
     }
+
+    /** The field of the rank profile's bm25(field) first phase, or null when it has none. */
+    private static String bm25Field(Query query, Store store, Set<String> searched) {
+        for (String type : searchedTypes(store, searched)) {
+            String expr = store.firstPhase(type, query.getRanking().getProfile());
+            var m = expr == null ? null : BM25.matcher(expr);
+            if (m != null && m.matches()) return m.group(1);
+        }
+        return null;
+    }
+
+    /** A first phase of one bm25 feature. */
+    private static final java.util.regex.Pattern BM25 = java.util.regex.Pattern.compile("\\s*bm25\\((\\w+)\\)\\s*");
 
     /** The searched types, in name order: searched, or every type of the store when it is null. */
     private static Set<String> searchedTypes(Store store, Set<String> searched) {
