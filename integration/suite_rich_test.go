@@ -282,11 +282,6 @@ var richKnown = map[string]map[string]richDiff{
 		},
 		"r3 hit f_long": {reason: "as for f_int", got: `-9223372036854775808`},
 		"r3 hit f_byte": {reason: "as for f_int", got: `-128`},
-		"typed long eq its neighbour": {
-			reason: "the emulator compares a long attribute with a YQL number through float64, where one double holds 9007199254740992 " +
-				"and 9007199254740993; Vespa's attribute search compares the integers",
-			got: "a match",
-		},
 	},
 	"jdisc": {
 		"rank typed": {reason: "the harness's searcher ranks by bm25 or closeness only (integration/jdisc StoreSearcher) and says so " +
