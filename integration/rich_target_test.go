@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/big"
 	"net/http"
 	"net/url"
 	"strings"
@@ -267,6 +268,9 @@ func (r *rawAPI) visitFields(t *testing.T, ns, doctype string) map[string]map[st
 			dm, _ := d.(map[string]any)
 			id, _ := dm["id"].(string)
 			f, _ := dm["fields"].(map[string]any)
+			if _, dup := out[id]; dup {
+				t.Fatalf("[%s] visit of %s/%s: %q visited twice", r.tg.Name(), ns, doctype, id)
+			}
 			out[id] = f
 		}
 		c, _ := m["continuation"].(string)
@@ -380,13 +384,8 @@ func jsonSameAt(path string, a, b any) (bool, string) {
 		}
 		return true, ""
 	case json.Number:
-		y, ok := b.(json.Number)
-		if ok {
-			fx, errx := x.Float64()
-			fy, erry := y.Float64()
-			if errx == nil && erry == nil && fx == fy {
-				return true, ""
-			}
+		if y, ok := b.(json.Number); ok && sameNumber(x, y) {
+			return true, ""
 		}
 		return false, fmt.Sprintf("%s: %s against %s", orRoot(path), clipJSON(a), clipJSON(b))
 	default:
@@ -395,6 +394,21 @@ func jsonSameAt(path string, a, b any) (bool, string) {
 		}
 		return false, fmt.Sprintf("%s: %s against %s", orRoot(path), clipJSON(a), clipJSON(b))
 	}
+}
+
+// sameNumber reports whether x and y are the same number: exactly when
+// both are integers (a long such as 9007199254740993, which a float64
+// cannot hold, differs from its neighbours), else as float64 (1 and 1.0,
+// 1e-7 and 1.0E-7 are the same).
+func sameNumber(x, y json.Number) bool {
+	ix, okx := new(big.Int).SetString(x.String(), 10)
+	iy, oky := new(big.Int).SetString(y.String(), 10)
+	if okx && oky {
+		return ix.Cmp(iy) == 0
+	}
+	fx, errx := x.Float64()
+	fy, erry := y.Float64()
+	return errx == nil && erry == nil && fx == fy
 }
 
 func orRoot(path string) string {
@@ -412,4 +426,25 @@ func expectJSON(s string) any {
 		panic(fmt.Sprintf("bad expected JSON %s: %v", s, err))
 	}
 	return v
+}
+
+// TestJSONSame_Numbers: integers are compared exactly (a long a float64
+// rounds to a neighbour is not the same), other numbers by value.
+func TestJSONSame_Numbers(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{`9007199254740993`, `9007199254740993`, true},
+		{`9007199254740993`, `9007199254740992`, false},
+		{`{"f_long": 9007199254740993}`, `{"f_long": 9007199254740992}`, false},
+		{`1`, `1.0`, true},
+		{`1e-7`, `1.0E-7`, true},
+		{`0.1`, `0.10000000149011612`, false},
+		{`[1, 2]`, `[1, 2.5]`, false},
+	} {
+		if same, why := jsonSame(expectJSON(c.a), expectJSON(c.b)); same != c.same {
+			t.Errorf("jsonSame(%s, %s) = %v (%s), want %v", c.a, c.b, same, why, c.same)
+		}
+	}
 }

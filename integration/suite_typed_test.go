@@ -162,8 +162,8 @@ func testTypedMusic(t *testing.T, tg Target) {
 		compareFields(t, tg.Name()+" get "+k, songs[k], got)
 	}
 
-	// Visit: every document, every field.
-	seen := 0
+	// Visit: every document once, every field.
+	seen := map[string]bool{}
 	for d, err := range vespa.VisitInto[music.Music](t.Context(), c, vespa.VisitRequest{
 		Namespace: typedNS, DocType: music.MusicDocumentType, Cluster: tg.Cluster(),
 	}) {
@@ -178,11 +178,14 @@ func testTypedMusic(t *testing.T, tg Target) {
 		if !ok {
 			t.Fatalf("[%s] visited %s, which was not put", tg.Name(), d.ID)
 		}
+		if seen[id.UserSpecific] {
+			t.Errorf("[%s] visited %s twice", tg.Name(), d.ID)
+		}
+		seen[id.UserSpecific] = true
 		compareFields(t, tg.Name()+" visit "+id.UserSpecific, want, d.Fields)
-		seen++
 	}
-	if seen != len(songs) {
-		t.Errorf("[%s] visited %d documents, want %d", tg.Name(), seen, len(songs))
+	if len(seen) != len(songs) {
+		t.Errorf("[%s] visited %d documents, want %d", tg.Name(), len(seen), len(songs))
 	}
 
 	qc, err := query.New(c)
@@ -318,7 +321,7 @@ func testTypedRich(t *testing.T, tg Target) {
 	if err != nil {
 		t.Fatalf("[%s] GetInto: %v", tg.Name(), err)
 	}
-	compareRich(t, tg.Name()+" get", doc, got, "")
+	compareRich(t, tg.Name()+" get", doc, got)
 	n := 0
 	for d, err := range vespa.VisitInto[rich.Rich](t.Context(), c, vespa.VisitRequest{
 		Namespace: typedNS, DocType: rich.RichDocumentType, Cluster: tg.Cluster(),
@@ -326,7 +329,7 @@ func testTypedRich(t *testing.T, tg Target) {
 		if err != nil {
 			t.Fatalf("[%s] VisitInto: %v", tg.Name(), err)
 		}
-		compareRich(t, tg.Name()+" visit", doc, d.Fields, "")
+		compareRich(t, tg.Name()+" visit", doc, d.Fields)
 		n++
 	}
 	if n != 1 {
@@ -355,7 +358,8 @@ func testTypedRich(t *testing.T, tg Target) {
 	}
 
 	// A hit decodes into the struct: every field as put, but the predicate,
-	// which the content node prints in its own form.
+	// which the content node prints in its own form (or in the form the
+	// rich round trip's known differences say the target writes).
 	hits, err := search(query.True())
 	if err != nil {
 		t.Fatalf("[%s] %v", tg.Name(), err)
@@ -363,11 +367,19 @@ func testTypedRich(t *testing.T, tg Target) {
 	if len(hits) != 1 || hits[0].ID != id.String() {
 		t.Fatalf("[%s] where true: hits %v, want %s", tg.Name(), hitIDs(hits), id)
 	}
-	var hitPredicate string
-	if err := json.Unmarshal([]byte(richHitDiffers["f_predicate"]), &hitPredicate); err != nil {
-		t.Fatal(err)
+	hitPredicates := []string{richHitDiffers["f_predicate"]}
+	if diff, known := richKnown[tg.Name()]["hit f_predicate"]; known {
+		hitPredicates = append(hitPredicates, diff.got)
 	}
-	compareRich(t, tg.Name()+" hit", doc, hits[0].Fields, hitPredicate)
+	var predicates []string
+	for _, p := range hitPredicates {
+		var s string
+		if err := json.Unmarshal([]byte(p), &s); err != nil {
+			t.Fatal(err)
+		}
+		predicates = append(predicates, s)
+	}
+	compareRich(t, tg.Name()+" hit", doc, hits[0].Fields, predicates...)
 
 	// The generated field references find it, each with its type's operator,
 	// and miss it when the value is not its own.
@@ -382,6 +394,8 @@ func testTypedRich(t *testing.T, tg Target) {
 		{"int eq other", f.FInt.Eq(41), false},
 		{"int in", f.FInt.In(1, 42), true},
 		{"long range", f.FLong.Range(9007199254740992, 9007199254740994), true},
+		{"long eq its neighbour", f.FLong.Eq(9007199254740992), false}, // one float64 holds both
+		{"long range above it", f.FLong.Range(9007199254740994, 9007199254740995), false},
 		{"float lt", f.FFloat.Lt(2), true},
 		{"double gt", f.FDouble.Gt(2.25), false},
 		{"bool is", f.FBool.Is(true), true},
@@ -397,33 +411,45 @@ func testTypedRich(t *testing.T, tg Target) {
 			t.Errorf("[%s] %s: %v", tg.Name(), c.name, err)
 			continue
 		}
-		if got := len(hits) == 1 && hits[0].ID == id.String(); got != c.match || len(hits) > 1 {
+		got := len(hits) == 1 && hits[0].ID == id.String()
+		diff, known := richKnown[tg.Name()]["typed "+c.name]
+		switch {
+		case len(hits) > 1 || (got != c.match && !(known && diff.got == typedMatchAnswer(got))):
 			t.Errorf("[%s] %s: hits %v, want a match: %v", tg.Name(), c.name, hitIDs(hits), c.match)
+		case got != c.match:
+			t.Logf("[%s] %s: known difference: %s (%s)", tg.Name(), c.name, diff.got, diff.reason)
+		case known:
+			t.Logf("[%s] %s: listed as a known difference (%s) but the same now", tg.Name(), c.name, diff.reason)
 		}
 	}
 
-	// Operators a target may not evaluate: each matches, or the target says
-	// it cannot (501), never a plausible answer.
+	// Operators a target may not evaluate: each matches (or does not) as on
+	// Vespa, or the target says it cannot (501), never a plausible answer.
 	for _, c := range []struct {
 		name  string
 		where query.Condition
+		match bool
 	}{
-		{"string phrase", f.FString.Phrase("hello", "world")},
-		{"position within", f.FPosition.Within(37.401, -121.996, "1 km")},
-		{"predicate satisfied", f.FPredicate.Satisfied(map[string][]string{"gender": {"Female"}}, map[string]int64{"age": 25})},
-		{"wset weightedSet", f.FWsetString.WeightedSet(map[string]int{"red": 1})},
-		{"wset dotProduct", f.FWsetString.DotProduct(map[string]int{"blue": 2})},
-		{"array matches", f.FArrayString.Matches("^x$")},
+		{"string phrase", f.FString.Phrase("hello", "world"), true},
+		{"string near", f.FString.Near("hello", "world"), true},
+		{"string onear", f.FString.ONear("hello", "world"), true},
+		{"string onear out of order", f.FString.ONear("world", "hello"), false},
+		{"position within", f.FPosition.Within(37.401, -121.996, "1 km"), true},
+		{"predicate satisfied", f.FPredicate.Satisfied(map[string][]string{"gender": {"Female"}}, map[string]int64{"age": 25}), true},
+		{"wset weightedSet", f.FWsetString.WeightedSet(map[string]int{"red": 1}), true},
+		{"wset dotProduct", f.FWsetString.DotProduct(map[string]int{"blue": 2}), true},
+		{"array matches", f.FArrayString.Matches("^x$"), true},
+		{"array matches uncased", f.FArrayString.Matches("^X$"), true}, // an uncased attribute's regexp ignores case (searchlib StringSearchHelper)
 	} {
 		hits, err := search(c.where)
 		var ve *vespa.Error
-		switch {
+		switch got := len(hits) == 1 && hits[0].ID == id.String(); {
 		case errors.As(err, &ve) && ve.StatusCode() == 501:
 			t.Logf("[%s] %s: 501, not evaluated by this target (known): %v", tg.Name(), c.name, err)
 		case err != nil:
-			t.Errorf("[%s] %s: %v, want a match or 501", tg.Name(), c.name, err)
-		case len(hits) != 1 || hits[0].ID != id.String():
-			t.Errorf("[%s] %s: hits %v, want %s", tg.Name(), c.name, hitIDs(hits), id)
+			t.Errorf("[%s] %s: %v, want an answer or 501", tg.Name(), c.name, err)
+		case got != c.match || len(hits) > 1:
+			t.Errorf("[%s] %s: hits %v, want a match: %v", tg.Name(), c.name, hitIDs(hits), c.match)
 		}
 	}
 
@@ -451,6 +477,15 @@ func testTypedRich(t *testing.T, tg Target) {
 	}
 }
 
+// typedMatchAnswer is how richKnown's got names a match (or none) of the
+// typed round trip's field references.
+func typedMatchAnswer(match bool) string {
+	if match {
+		return "a match"
+	}
+	return "no match"
+}
+
 // compareFields fails t for each exported field of want and got that
 // differs, naming it.
 func compareFields[T any](t *testing.T, what string, want, got T) {
@@ -466,9 +501,10 @@ func compareFields[T any](t *testing.T, what string, want, got T) {
 
 // compareRich compares a rich document read back with the one put: the
 // fields kept as raw JSON against the tensors Vespa writes for them
-// (typedRichRaw), the predicate against predicate when it is not "", and
-// every other field exactly.
-func compareRich(t *testing.T, what string, want, got rich.Rich, predicate string) {
+// (typedRichRaw), the predicate against one of predicates when there are
+// any (Vespa's first, then a target's known form), and every other field
+// exactly.
+func compareRich(t *testing.T, what string, want, got rich.Rich, predicates ...string) {
 	t.Helper()
 	for name, tensor := range typedRichRaw {
 		raw := reflect.ValueOf(got).FieldByName(name).Interface().(json.RawMessage)
@@ -476,9 +512,12 @@ func compareRich(t *testing.T, what string, want, got rich.Rich, predicate strin
 			t.Errorf("[%s] field %s: got %s, want %s (%s)", what, name, raw, tensor, diff)
 		}
 	}
-	if predicate != "" {
-		if got.FPredicate != predicate {
-			t.Errorf("[%s] field FPredicate: got %q, want %q", what, got.FPredicate, predicate)
+	if len(predicates) > 0 {
+		switch i := slices.Index(predicates, got.FPredicate); {
+		case i < 0:
+			t.Errorf("[%s] field FPredicate: got %q, want %q", what, got.FPredicate, predicates)
+		case i > 0:
+			t.Logf("[%s] field FPredicate: %q, a known difference from Vespa's %q", what, got.FPredicate, predicates[0])
 		}
 		got.FPredicate = want.FPredicate
 	}

@@ -234,6 +234,7 @@ var RichFields = struct {
 // The rank profiles of rich (query.Request.Ranking), inherited ones included; "default" and
 // "unranked" exist without being declared.
 const (
+	RichRankProfileBm25  = "bm25"
 	RichRankProfileTyped = "typed"
 )
 

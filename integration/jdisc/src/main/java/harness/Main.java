@@ -6,6 +6,8 @@ import com.yahoo.document.config.DocumentmanagerConfig;
 import com.yahoo.schema.ApplicationBuilder;
 import com.yahoo.schema.Schema;
 import com.yahoo.schema.derived.Deriver;
+import com.yahoo.schema.document.Attribute;
+import com.yahoo.vespa.documentmodel.SummaryTransform;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +25,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -57,8 +60,10 @@ public final class Main {
         if (sdFiles.isEmpty()) throw new IllegalArgumentException("no .sd files in " + schemas);
         DocumentmanagerConfig docConfig = Deriver.getDocumentManagerConfig(sdFiles).build();
         Store store = Store.create(docConfig, cluster);
-        store.setSummaryFields(summaryFields(sdFiles));
-        store.setFirstPhases(firstPhases(sdFiles));
+        ApplicationBuilder builder = Deriver.getSchemaBuilder(sdFiles);
+        store.setSummaryFields(perType(builder, schema -> new HashSet<>(schema.getUniqueNamedSummaryFields().keySet())));
+        store.setSummaryAttributes(perType(builder, Main::summaryAttributes));
+        store.setFirstPhases(perType(builder, schema -> firstPhases(builder, schema)));
         List<String> types = new ArrayList<>();
         store.types().getDocumentTypes().keySet().forEach(n -> types.add(n.getName()));
         types.removeIf(t -> t.equals("document") || t.startsWith("vespa."));
@@ -75,29 +80,43 @@ public final class Main {
         System.exit(0);
     }
 
-    private static Map<String, Set<String>> summaryFields(List<String> sdFiles) throws Exception {
-        ApplicationBuilder builder = Deriver.getSchemaBuilder(sdFiles);
-        Map<String, Set<String>> out = new HashMap<>();
+    /** What f makes of each schema the builder derived, by document type. */
+    private static <T> Map<String, T> perType(ApplicationBuilder builder, Function<Schema, T> f) {
+        Map<String, T> out = new HashMap<>();
         for (Schema schema : builder.getSchemaList()) {
-            Set<String> names = new HashSet<>(schema.getUniqueNamedSummaryFields().keySet());
-            out.put(schema.getDocument() != null ? schema.getDocument().getName() : schema.getName(), names);
+            out.put(schema.getDocument() != null ? schema.getDocument().getName() : schema.getName(), f.apply(schema));
         }
         return out;
     }
 
-    /** Per document type, the first-phase expression of each rank profile ("" where it has none). */
-    private static Map<String, Map<String, String>> firstPhases(List<String> sdFiles) throws Exception {
-        ApplicationBuilder builder = Deriver.getSchemaBuilder(sdFiles);
-        Map<String, Map<String, String>> out = new HashMap<>();
-        for (Schema schema : builder.getSchemaList()) {
-            Map<String, String> profiles = new HashMap<>();
-            for (var profile : builder.getRankProfileRegistry().rankProfilesOf(schema)) {
-                var first = profile.getFirstPhaseRanking();
-                profiles.put(profile.name(), first == null ? "" : first.getRoot().toString());
-            }
-            out.put(schema.getDocument() != null ? schema.getDocument().getName() : schema.getName(), profiles);
+    /**
+     * The default summary's fields that the content node reads from a single-value attribute, with
+     * the attribute's type: the config model gives a summary field whose source is an attribute the
+     * attribute transform (config-model AdjustSummaryTransforms.makeAttributeTransformIfAppropriate,
+     * ImplicitSummaries), and searchsummary's SingleAttrDFW then writes what the attribute holds,
+     * not the stored document.
+     */
+    private static Map<String, String> summaryAttributes(Schema schema) {
+        Map<String, String> fields = new HashMap<>();
+        var summary = schema.getSummary("default");
+        if (summary == null) return fields;
+        for (var field : summary.getSummaryFields().values()) {
+            if (field.getTransform() != SummaryTransform.ATTRIBUTE) continue;
+            Attribute attribute = schema.getAttribute(field.getSingleSource());
+            if (attribute == null || attribute.getCollectionType() != Attribute.CollectionType.SINGLE) continue;
+            fields.put(field.getName(), attribute.getType().name());
         }
-        return out;
+        return fields;
+    }
+
+    /** The first-phase expression of each rank profile of schema ("" where it has none). */
+    private static Map<String, String> firstPhases(ApplicationBuilder builder, Schema schema) {
+        Map<String, String> profiles = new HashMap<>();
+        for (var profile : builder.getRankProfileRegistry().rankProfilesOf(schema)) {
+            var first = profile.getFirstPhaseRanking();
+            profiles.put(profile.name(), first == null ? "" : first.getRoot().toString());
+        }
+        return profiles;
     }
 
     private static void writePackage(Path app, Path schemas, List<String> sdFiles, int port, String cluster, List<String> types,

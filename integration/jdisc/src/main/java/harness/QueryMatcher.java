@@ -19,6 +19,7 @@ import com.yahoo.prelude.query.NumericInItem;
 import com.yahoo.prelude.query.StringInItem;
 import com.yahoo.prelude.query.Item;
 import com.yahoo.prelude.query.Limit;
+import com.yahoo.prelude.query.NearItem;
 import com.yahoo.prelude.query.NearestNeighborItem;
 import com.yahoo.prelude.query.NotItem;
 import com.yahoo.prelude.query.NullItem;
@@ -28,6 +29,7 @@ import com.yahoo.prelude.query.PhraseSegmentItem;
 import com.yahoo.prelude.query.PrefixItem;
 import com.yahoo.prelude.query.RankItem;
 import com.yahoo.prelude.query.RegExpItem;
+import com.yahoo.prelude.query.SameElementItem;
 import com.yahoo.prelude.query.SubstringItem;
 import com.yahoo.prelude.query.SuffixItem;
 import com.yahoo.prelude.query.TermItem;
@@ -43,6 +45,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Evaluates a parsed query tree against stored documents. This is the harness's own matching, not
@@ -50,7 +53,7 @@ import java.util.Map;
  * elements), without stemming or normalisation; numbers by IntItem limits; nearestNeighbor is
  * exact, by angular distance, over the documents the rest of the tree matches. Relevance is
  * closeness (1/(1+distance)) when the query has a nearestNeighbor item, else BM25 of the matched
- * words over the harness's documents.
+ * words (of the rank profile's bm25(field) alone, when it has one) over the harness's documents.
  */
 final class QueryMatcher {
 
@@ -68,11 +71,16 @@ final class QueryMatcher {
     private final Map<String, Double> averageLength = new HashMap<>();
     private int documents;
 
-    QueryMatcher(Store store, Query query) {
+    /**
+     * A matcher of query; bm25Field, when not null, is the one field whose words BM25 sums (a rank
+     * profile's bm25(field) is that field's score alone), else the words of every field count.
+     */
+    QueryMatcher(Store store, Query query, String bm25Field) {
         this.store = store;
         this.query = query;
         this.root = query.getModel().getQueryTree().getRoot();
         collect(root, true);
+        if (bm25Field != null) terms.removeIf(t -> !t.field().equals(bm25Field));
         if (nn != null) {
             String name = "query(" + nn.getQueryTensorName() + ")";
             // A tensor when the container has typed the input. In this container the provider's query
@@ -158,6 +166,11 @@ final class QueryMatcher {
             for (var a : alt.getAlternatives()) if (term(alt.getIndexName(), a.word.toLowerCase(Locale.ROOT), doc, "word")) return true;
             return false;
         }
+        if (item instanceof NearItem || item instanceof SameElementItem) {
+            // Not an AND: near and onear bound the words' distance (and order), sameElement puts the
+            // conditions on one element; the harness's matching keeps no positions or elements.
+            throw new NotImplemented("harness: the harness's store cannot evaluate " + item.getItemType() + " items");
+        }
         if (item instanceof CompositeItem c) { // AND and its segment forms
             for (int i = 0; i < c.getItemCount(); i++) if (!matches(c.getItem(i), doc)) return false;
             return true;
@@ -219,15 +232,23 @@ final class QueryMatcher {
         return false;
     }
 
-    /** field matches "re": a value (an element, a weighted set's key) in which the regexp is found, uncased. */
+    /**
+     * field matches "re": a value (an element, a weighted set's key) in which the regexp is found,
+     * ignoring case, as searchlib's StringSearchHelper compiles it for an uncased attribute (the
+     * default) and matches it (partial_match).
+     */
     private boolean regexp(RegExpItem item, Document doc) {
+        Pattern re = Pattern.compile(item.getRegexp().pattern(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
         for (String field : fields(item.getIndexName())) {
             FieldValue v = doc.getDataType().getField(field) == null ? null : doc.getFieldValue(field);
             List<FieldValue> values = new ArrayList<>();
             if (v instanceof Array<?> a) for (Object e : a.getValues()) values.add((FieldValue) e);
             else if (v instanceof WeightedSet<?> ws) for (Object e : ws.keySet()) values.add((FieldValue) e);
             else if (v != null) values.add(v);
-            for (FieldValue x : values) if (item.getRegexp().matcher(value(x)).find()) return true;
+            for (FieldValue x : values) {
+                String text = x instanceof StringFieldValue str ? str.getString() : value(x);
+                if (re.matcher(text).find()) return true;
+            }
         }
         return false;
     }
@@ -265,7 +286,7 @@ final class QueryMatcher {
     }
 
     private boolean numeric(IntItem item, Document doc) {
-        for (Number x : numbers(item.getIndexName(), doc)) if (within(x.doubleValue(), item.getFromLimit(), item.getToLimit())) return true;
+        for (Number x : numbers(item.getIndexName(), doc)) if (within(x, item.getFromLimit(), item.getToLimit())) return true;
         return false;
     }
 
@@ -290,11 +311,27 @@ final class QueryMatcher {
         return values;
     }
 
-    private static boolean within(double x, Limit from, Limit to) {
-        double lo = from.number().doubleValue(), hi = to.number().doubleValue();
-        boolean aboveLow = from.isInclusive() ? x >= lo : x > lo;
-        boolean belowHigh = to.isInclusive() ? x <= hi : x < hi;
-        return aboveLow && belowHigh;
+    private static boolean within(Number x, Limit from, Limit to) {
+        return holds(x, from, true) && holds(x, to, false);
+    }
+
+    /**
+     * Whether x is above (low) or below the limit, inclusively or not as the limit says: as longs
+     * when both are integers (a long attribute compares exactly, so 9007199254740993 is not
+     * 9007199254740992, which one double holds), else as doubles.
+     */
+    private static boolean holds(Number x, Limit limit, boolean low) {
+        Number n = limit.number();
+        if (integral(x) && integral(n)) {
+            int c = Long.compare(x.longValue(), n.longValue());
+            return low ? (limit.isInclusive() ? c >= 0 : c > 0) : (limit.isInclusive() ? c <= 0 : c < 0);
+        }
+        double a = x.doubleValue(), b = n.doubleValue();
+        return low ? (limit.isInclusive() ? a >= b : a > b) : (limit.isInclusive() ? a <= b : a < b);
+    }
+
+    private static boolean integral(Number n) {
+        return n instanceof Long || n instanceof Integer || n instanceof Short || n instanceof Byte;
     }
 
     private double bm25(Document doc) {

@@ -43,6 +43,7 @@ public final class Store {
     private final String cluster;
     private volatile Map<String, Set<String>> summaryFields = Map.of();
     private volatile Map<String, Map<String, String>> firstPhases = Map.of();
+    private volatile Map<String, Map<String, String>> summaryAttributes = Map.of();
 
     private Store(DocumentmanagerConfig config, String cluster) {
         this.config = config;
@@ -74,6 +75,14 @@ public final class Store {
 
     /** The fields of type that its default summary holds. */
     public Set<String> summaryFields(String type) { return summaryFields.getOrDefault(type, Set.of()); }
+
+    /** Sets, per document type, the summary fields read from a single-value attribute, with its type (Main sets them). */
+    public void setSummaryAttributes(Map<String, Map<String, String>> fields) { summaryAttributes = Map.copyOf(fields); }
+
+    /** The type of the single-value attribute type's summary field is read from (BOOL, INTEGER, ...), null when it is read from the document. */
+    public String summaryAttribute(String type, String field) {
+        return summaryAttributes.getOrDefault(type, Map.of()).get(field);
+    }
 
     /** Sets the first-phase expression of each rank profile of each document type (Main sets them). */
     public void setFirstPhases(Map<String, Map<String, String>> phases) { firstPhases = Map.copyOf(phases); }

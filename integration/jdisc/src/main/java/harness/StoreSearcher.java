@@ -106,7 +106,7 @@ public final class StoreSearcher extends Searcher {
         }
         QueryMatcher matcher;
         try {
-            matcher = new QueryMatcher(store, query);
+            matcher = new QueryMatcher(store, query, bm25Field(query, store, schemas(query, store)));
         } catch (IllegalArgumentException e) {
             return new Result(query, ErrorMessage.createIllegalQuery(e.getMessage()));
         }
@@ -125,6 +125,8 @@ public final class StoreSearcher extends Searcher {
             return new Result(query, new ErrorMessage(501, "Not implemented", e.getMessage()));
         }
         matches = matcher.limitNearestNeighbors(matches);
+        Double constant = constantRanking(query, store, schemas);
+        if (constant != null) matches.replaceAll(m -> new QueryMatcher.Match(m.doc(), constant, m.distance()));
         matches.sort(order(query));
 
         Result result = new Result(query);
@@ -143,24 +145,59 @@ public final class StoreSearcher extends Searcher {
      * Why the harness cannot rank the query as Vespa would, or null when it can: it computes
      * closeness for a nearestNeighbor query and BM25 of the matched words otherwise ({@link
      * QueryMatcher}), so a rank profile whose first phase is another expression (tensor functions,
-     * attributes, query inputs) would get a relevance that only looks right. Profiles without a
-     * first phase of their own (default, unranked) keep the harness's relevance, which the suite
-     * never compares.
+     * attributes, query inputs) would get a relevance that only looks right. A constant first
+     * phase (unranked's value(0)) is computed ({@link #constantRanking}); the default profile
+     * (nativeRank) keeps the harness's relevance, which the suite never compares.
      */
     private static String uncomputedRanking(Query query, Store store, Set<String> searched) {
         String profile = query.getRanking().getProfile();
-        Set<String> types = new java.util.TreeSet<>();
-        if (searched != null) types.addAll(searched);
-        else for (var t : store.types().getDocumentTypes().keySet()) types.add(t.getName());
-        for (String type : types) {
+        for (String type : searchedTypes(store, searched)) {
             String expr = store.firstPhase(type, profile);
-            if (expr == null || expr.isEmpty() || COMPUTED.matcher(expr).matches()) continue;
-            if (profile.equals("default") || profile.equals("unranked")) continue;
+            if (expr == null || expr.isEmpty() || COMPUTED.matcher(expr).matches() || CONSTANT.matcher(expr).matches()) continue;
+            if (profile.equals("default")) continue;
             return "rank profile '" + profile + "' of schema '" + type + "': the JDisc harness does not compute the first-phase expression '" +
                    expr + "' (it ranks by bm25 of the matched words, or closeness for nearestNeighbor)";
         }
         return null;
     }
+
+    /**
+     * The relevance of every hit when the rank profile's first phase is a constant, as the
+     * built-in unranked profile's value(0) (config-model UnrankedRankProfile), else null.
+     */
+    private static Double constantRanking(Query query, Store store, Set<String> searched) {
+        for (String type : searchedTypes(store, searched)) {
+            String expr = store.firstPhase(type, query.getRanking().getProfile());
+            var m = expr == null ? null : CONSTANT.matcher(expr);
+            if (m != null && m.matches()) return Double.parseDouble(m.group(1) != null ? m.group(1) : m.group(2));
+        }
+        return null;
+    }
+
+    /** The field of the rank profile's bm25(field) first phase, or null when it has none. */
+    private static String bm25Field(Query query, Store store, Set<String> searched) {
+        for (String type : searchedTypes(store, searched)) {
+            String expr = store.firstPhase(type, query.getRanking().getProfile());
+            var m = expr == null ? null : BM25.matcher(expr);
+            if (m != null && m.matches()) return m.group(1);
+        }
+        return null;
+    }
+
+    /** A first phase of one bm25 feature. */
+    private static final java.util.regex.Pattern BM25 = java.util.regex.Pattern.compile("\\s*bm25\\((\\w+)\\)\\s*");
+
+    /** The searched types, in name order: searched, or every type of the store when it is null. */
+    private static Set<String> searchedTypes(Store store, Set<String> searched) {
+        Set<String> types = new java.util.TreeSet<>();
+        if (searched != null) types.addAll(searched);
+        else for (var t : store.types().getDocumentTypes().keySet()) types.add(t.getName());
+        return types;
+    }
+
+    /** A constant first phase: value(n) or a number. */
+    private static final java.util.regex.Pattern CONSTANT =
+            java.util.regex.Pattern.compile("\\s*(?:value\\(\\s*(-?[0-9.]+(?:[eE][-+]?[0-9]+)?)\\s*\\)|(-?[0-9.]+(?:[eE][-+]?[0-9]+)?))\\s*");
 
     /** The first-phase expressions the harness computes: one bm25 or closeness feature. */
     private static final java.util.regex.Pattern COMPUTED =
@@ -234,7 +271,8 @@ public final class StoreSearcher extends Searcher {
         for (Field f : doc.getDataType().getFields()) {
             if (!summary.contains(f.getName()) || (!all && !selected.contains(f.getName()))) continue;
             FieldValue v = doc.getFieldValue(f);
-            Object rendered = v == null ? null : render(v);
+            String attribute = store.summaryAttribute(type, f.getName());
+            Object rendered = attribute != null ? fromAttribute(attribute, v) : v == null ? null : render(v);
             if (rendered != null) hit.setField(f.getName(), rendered);
         }
         hit.setFilled("default");
@@ -249,14 +287,52 @@ public final class StoreSearcher extends Searcher {
      * bool, a position as {"lat","lng"} in degrees, a struct as an object, an array as an array, a
      * weighted set as [{"item","weight"}] and a map as [{"key","value"}] (which the renderer writes
      * as JSON objects), raw as data (base64 in JSON), a reference as its document ID (empty when
-     * unset), a predicate in the C++ PredicatePrinter's form. Tensors stay Tensors, as the
-     * container decodes the docsum's tensor data into them. Empty collections are left out
+     * unset), a predicate in the C++ PredicatePrinter's form and a newline. Tensors stay Tensors,
+     * as the container decodes the docsum's tensor data into them. Empty collections are left out
      * (SlimeFiller.empty_or_empty_after_filtering).
      */
     static Object render(FieldValue v) {
         if (v instanceof TensorFieldValue t) return t.getTensor().orElse(null);
         if (v instanceof StringFieldValue s) return s.getString();
+        if (undefined(v)) return null;
         return inspector(v);
+    }
+
+    /**
+     * Whether a top-level value is one the docsum leaves out as undefined (searchsummary
+     * check_undefined_value_visitor.cpp, before SlimeFiller.insert_summary_field): empty raw, a
+     * float or double NaN (empty collections are left out by {@link #inspector}, an empty string
+     * by JsonRenderer.shouldRender).
+     */
+    private static boolean undefined(FieldValue v) {
+        if (v instanceof Raw r) return r.getByteBuffer().limit() == 0;
+        if (v instanceof FloatFieldValue || v instanceof DoubleFieldValue) {
+            return Double.isNaN(((NumericFieldValue) v).getNumber().doubleValue());
+        }
+        return false;
+    }
+
+    /**
+     * A summary field read from a single-value attribute of type (an Attribute.Type name), as
+     * searchsummary's SingleAttrDFW writes it: nothing when the attribute holds its undefined value
+     * (isDefaultValue: the smallest value of an integer type, NaN, an empty string, which is also
+     * what a document without the field leaves in it), and false for a bool attribute of a document
+     * without the field (a bool attribute has no undefined value; unset, it holds 0).
+     */
+    static Object fromAttribute(String type, FieldValue v) {
+        if (v == null) return type.equals("BOOL") ? new Value.BoolValue(false) : null;
+        if (v instanceof NumericFieldValue n) {
+            long x = n.getNumber().longValue();
+            boolean undefined = switch (type) {
+                case "BYTE" -> x == Byte.MIN_VALUE;
+                case "SHORT" -> x == Short.MIN_VALUE;
+                case "INTEGER" -> x == Integer.MIN_VALUE;
+                case "LONG" -> x == Long.MIN_VALUE;
+                default -> false;
+            };
+            if (undefined) return null;
+        }
+        return render(v);
     }
 
     /** The Slime SlimeFiller would write for v, or null for an empty collection or unset value. */
@@ -278,7 +354,9 @@ public final class StoreSearcher extends Searcher {
             return new Value.StringValue(ref.getDocumentId().map(DocumentId::toString).orElse(""));
         }
         if (v instanceof PredicateFieldValue p) {
-            return p.getPredicate() == null ? null : new Value.StringValue(printPredicate(p.getPredicate()));
+            // SlimeFiller writes PredicateFieldValue::toString, which is print(): the printer's text and "\n"
+            // (slime_filler_test.cpp insert_predicate: "'foo' in ['bar']\n").
+            return p.getPredicate() == null ? null : new Value.StringValue(printPredicate(p.getPredicate()) + "\n");
         }
         if (v instanceof Struct st && st.getDataType().equals(PositionDataType.INSTANCE)) {
             FieldValue x = st.getFieldValue(PositionDataType.FIELD_X), y = st.getFieldValue(PositionDataType.FIELD_Y);
@@ -315,8 +393,9 @@ public final class StoreSearcher extends Searcher {
             for (Map.Entry<? extends FieldValue, ? extends FieldValue> e : m.entrySet()) {
                 Value.ObjectValue o = new Value.ObjectValue();
                 o.put("key", inspector(e.getKey()));
+                // An empty value inserts nothing, so the entry has no "value" (MapFieldValueInserter).
                 Inspector value = inspector(e.getValue());
-                o.put("value", value == null ? new Value.EmptyValue() : value);
+                if (value != null) o.put("value", value);
                 a.add(o);
             }
             return a;
