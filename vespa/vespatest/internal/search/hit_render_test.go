@@ -74,15 +74,13 @@ func TestRenderHit_asTheContainerWritesADocsum(t *testing.T) {
 // integration suite's TestRich_RoundTrip checks the same against the JDisc
 // harness.
 func TestRenderHit_attributeDefaultsAndUndefinedValues(t *testing.T) {
+	// A field without an indexing statement is "summary | attribute", or
+	// "summary | index" when Indexed.
 	sch := Schema{Name: "rich", Fields: []Field{
-		{Name: "s", Type: "string", Indexing: "summary | index"},
-		{Name: "b", Type: "bool", Indexing: "summary | attribute"},
-		{Name: "bs", Type: "bool", Indexing: "summary"},
-		{Name: "i", Type: "int", Indexing: "summary | attribute"},
-		{Name: "l", Type: "long", Indexing: "summary | attribute"},
-		{Name: "by", Type: "byte", Indexing: "summary | attribute"},
-		{Name: "is", Type: "int", Indexing: "summary"},
-		{Name: "r", Type: "raw", Indexing: "summary"},
+		{Name: "s", Type: "string", Indexed: true},
+		{Name: "b", Type: "bool"}, {Name: "bs", Type: "bool", Indexing: "summary"},
+		{Name: "i", Type: "int"}, {Name: "l", Type: "long"}, {Name: "by", Type: "byte"},
+		{Name: "is", Type: "int", Indexing: "summary"}, {Name: "r", Type: "raw", Indexing: "summary"},
 	}}
 	c := &memCorpus{schemas: []Schema{sch}, docs: []Document{
 		doc("id:ns:rich::min", `{"s":"min","i":-2147483648,"l":-9223372036854775808,"by":-128,"is":-2147483648,"r":""}`),
