@@ -262,26 +262,6 @@ const richAbsent = "(absent)"
 var richKnown = map[string]map[string]richDiff{
 	"emulator": {
 		"rank typed": {reason: "the emulator does not evaluate sum(query(q) * attribute(t_float)) and says so with 501"},
-		"hit f_predicate": {
-			reason: "the emulator's docsum predicate (vespatest internal/schema Predicate.DocsumString) has no trailing newline",
-			got:    `"('gender' in ['Female'] and 'age' in [20..30])"`,
-		},
-		"r2 hit f_bool": {
-			reason: "the emulator leaves an unset bool attribute out of a hit, where searchsummary SingleAttrDFW writes the attribute's 0 as false",
-			got:    richAbsent,
-		},
-		"r3 hit f_bool": {reason: "as for r2", got: richAbsent},
-		"r3 get f_raw": {
-			reason: "the emulator leaves empty raw out of a get, where document JsonWriter writes it as \"\"",
-			got:    richAbsent,
-		},
-		"r3 hit f_int": {
-			reason: "the emulator writes an integer attribute holding its undefined value (the type's smallest) into a hit, " +
-				"where searchsummary SingleAttrDFW.isDefaultValue leaves it out",
-			got: `-2147483648`,
-		},
-		"r3 hit f_long": {reason: "as for f_int", got: `-9223372036854775808`},
-		"r3 hit f_byte": {reason: "as for f_int", got: `-128`},
 	},
 	"jdisc": {
 		"rank typed": {reason: "the harness's searcher ranks by bm25 or closeness only (integration/jdisc StoreSearcher) and says so " +

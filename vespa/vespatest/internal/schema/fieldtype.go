@@ -163,7 +163,7 @@ func splitTopComma(s string) (string, string, bool) {
 
 // Normalize checks a field value against its type and returns the value to
 // store, or ok=false for a value Vespa treats as "no value" (empty string,
-// array, map or weighted set).
+// array, map or weighted set; empty raw is kept).
 func (t *FieldType) Normalize(raw json.RawMessage) (json.RawMessage, bool, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -180,7 +180,7 @@ func (t *FieldType) Normalize(raw json.RawMessage) (json.RawMessage, bool, error
 		if err != nil {
 			return nil, false, err
 		}
-		if s == "" {
+		if s == "" && t.Name != "raw" {
 			return nil, false, nil
 		}
 		switch t.Name {
@@ -192,6 +192,8 @@ func (t *FieldType) Normalize(raw json.RawMessage) (json.RawMessage, bool, error
 			}
 			return jsonx.String(p.String()), true, nil
 		case "raw":
+			// Empty raw is a value: a get writes it as "" (document
+			// JsonWriter), where a docsum leaves it out.
 			b, err := rawOf(s)
 			if err != nil {
 				return nil, false, err

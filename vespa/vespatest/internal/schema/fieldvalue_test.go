@@ -6,8 +6,8 @@ import "testing"
 // reader (document module json/readers, run by integration's JDisc harness,
 // whose answers the expected texts are) takes in more than one form or
 // refuses: integer ranges, strings from numbers, bools through
-// Boolean.parseBoolean, the array form of maps, positions, raw and
-// references.
+// Boolean.parseBoolean, the array form of maps, positions, raw (empty
+// raw too) and references.
 func TestFieldType_Normalize_asVespasReader(t *testing.T) {
 	checkNormalize(t, []normalizeCase{
 		{"int", `2147483647`, `2147483647`, ""},
@@ -36,6 +36,10 @@ func TestFieldType_Normalize_asVespasReader(t *testing.T) {
 		{"raw", `"aGVsbG8="`, `"aGVsbG8="`, ""},
 		{"raw", `"aGVsbG8"`, `"aGVsbG8="`, ""},
 		{"raw", `"!!notbase64"`, "", `Last unit does not have enough valid bits`},
+		// Empty raw is kept, and a get writes it as "" (document JsonWriter);
+		// an empty string is no value.
+		{"raw", `""`, `""`, ""},
+		{"string", `""`, "", ""},
 		{"reference<artist>", `"id:ns:artist::a1"`, `"id:ns:artist::a1"`, ""},
 		{"reference<artist>", `"id:ns:rich::x"`, "", `Can't assign document ID 'id:ns:rich::x' (of type 'rich') to reference of document type 'artist'`},
 		{"reference<artist>", `"not an id"`, "", `Unparseable id 'not an id': Scheme missing`},

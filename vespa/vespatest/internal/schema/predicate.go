@@ -115,10 +115,14 @@ func writeRange(b *strings.Builder, p *Predicate) {
 // (predicate_printer.cpp) quotes every key and value in single quotes,
 // separates values with ",", puts every conjunction and disjunction in
 // parentheses, and carries a negation down to the features ("'k' not in
-// [...]") or the next operator ("not (...)").
+// [...]") or the next operator ("not (...)"). The text ends with a newline:
+// the docsum holds PredicateFieldValue::toString, which is print(), the
+// printer's text and "\n" (searchsummary slime_filler.cpp;
+// slime_filler_test.cpp insert_predicate expects "'foo' in ['bar']\n").
 func (p *Predicate) DocsumString() string {
 	var b strings.Builder
 	p.writeDocsum(&b, false)
+	b.WriteByte('\n')
 	return b.String()
 }
 

@@ -12,16 +12,16 @@ func TestParsePredicate_javaAndDocsumForms(t *testing.T) {
 	for _, c := range []struct{ in, java, docsum string }{
 		{"gender in [Female] and age in [20..30]",
 			"gender in [Female] and age in [20..30]",
-			"('gender' in ['Female'] and 'age' in [20..30])"},
-		{"country in [se, no]", "country in [no, se]", "'country' in ['no','se']"},
+			"('gender' in ['Female'] and 'age' in [20..30])\n"},
+		{"country in [se, no]", "country in [no, se]", "'country' in ['no','se']\n"},
 		{"'my key' not in ['a b', x] or not (a in [b] and c in [..5])",
 			"'my key' not in ['a b', x] or not (a in [b] and c in [..5])",
-			"('my key' not in ['a b','x'] or not ('a' in ['b'] and 'c' in [..5]))"},
+			"('my key' not in ['a b','x'] or not ('a' in ['b'] and 'c' in [..5]))\n"},
 		{"a in [1] and (b in [2] or c in [-3..])",
 			"a in [1] and (b in [2] or c in [-3..])",
-			"('a' in ['1'] and ('b' in ['2'] or 'c' in [-3..]))"},
-		{"true", "true", "true"},
-		{"NOT (x IN [y]) OR false", "x not in [y] or false", "('x' not in ['y'] or false)"},
+			"('a' in ['1'] and ('b' in ['2'] or 'c' in [-3..]))\n"},
+		{"true", "true", "true\n"},
+		{"NOT (x IN [y]) OR false", "x not in [y] or false", "('x' not in ['y'] or false)\n"},
 	} {
 		p, err := ParsePredicate(c.in)
 		if err != nil {

@@ -68,6 +68,16 @@ func (f Field) MaybeAttribute() bool {
 	return slices.Contains(indexingSteps(f.Indexing), "attribute")
 }
 
+// Attribute reports whether the field is an attribute: its indexing
+// statement has an attribute step, or it has none and is not Indexed (the
+// default is then "summary | attribute").
+func (f Field) Attribute() bool {
+	if strings.TrimSpace(f.Indexing) == "" {
+		return !f.Indexed
+	}
+	return slices.Contains(indexingSteps(f.Indexing), "attribute")
+}
+
 // indexingSteps splits an indexing statement into its steps, "summary",
 // "index", "input title" and so on; statements separated by ";" are joined.
 func indexingSteps(s string) []string {

@@ -47,6 +47,14 @@ func renderHit(m match, selected []string, schemas schemaSet) hit {
 		}
 		raw, ok := d.raw(name)
 		if !ok || string(raw) == "null" {
+			if declared && f.Type == "bool" && f.Attribute() {
+				// An unset bool attribute holds 0, which searchsummary's
+				// SingleAttrDFW writes as false: a bool has no undefined value.
+				h.fields = append(h.fields, field{Key: name, Val: json.RawMessage("false")})
+			}
+			continue
+		}
+		if declared && undefinedInDocsum(f, raw) {
 			continue
 		}
 		if declared && isTensorType(f.Type) {
@@ -67,6 +75,33 @@ func renderHit(m match, selected []string, schemas schemaSet) hit {
 		h.fields = append(h.fields, field{Key: "summaryfeatures", Val: m.summaryFeatures})
 	}
 	return h
+}
+
+// undefinedInDocsum reports whether the docsum leaves out the stored value
+// raw of f as undefined: empty raw (searchsummary
+// check_undefined_value_visitor.cpp), or an integer attribute holding its
+// type's undefined value, the smallest (SingleAttrDFW.isDefaultValue,
+// searchcommon undefinedvalues.h). Such a value is in a get all the same.
+func undefinedInDocsum(f Field, raw json.RawMessage) bool {
+	if f.Type == "raw" {
+		return string(raw) == `""`
+	}
+	if !f.Attribute() {
+		return false
+	}
+	var undefined int64
+	switch f.Type {
+	case "byte":
+		undefined = math.MinInt8
+	case "int":
+		undefined = math.MinInt32
+	case "long":
+		undefined = math.MinInt64
+	default:
+		return false
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	return err == nil && n == undefined
 }
 
 // floatCells writes every number of a rendered tensor as the float it is:

@@ -16,7 +16,8 @@ func (c clusteredCorpus) ClusterOf(string) string { return c.cluster }
 
 // A hit is rendered as Vespa's container writes it from a docsum: its
 // source is the content cluster (FederationSearcher.search sets the search
-// chain's id), a predicate is in document's C++ PredicatePrinter form, a
+// chain's id), a predicate is in document's C++ PredicatePrinter form and
+// ends with a newline (PredicateFieldValue::toString, slime_filler.cpp), a
 // float is widened to a double (searchsummary slime_filler.cpp
 // insertDouble), a tensor type is written as TensorType.toString (no
 // <double>), and its float cells as floats (JsonFormat), 0.1 where a get
@@ -45,7 +46,7 @@ func TestRenderHit_asTheContainerWritesADocsum(t *testing.T) {
 		t.Errorf("source = %q, want the cluster, content", h.Source)
 	}
 	for name, want := range map[string]string{
-		"p":  `"('gender' in ['Female'] and 'age' in [20..30])"`,
+		"p":  `"('gender' in ['Female'] and 'age' in [20..30])\n"`,
 		"f":  `0.10000000149011612`,
 		"fs": `[0.10000000149011612,1.5]`,
 		"d":  `0.1`,
@@ -58,6 +59,53 @@ func TestRenderHit_asTheContainerWritesADocsum(t *testing.T) {
 		wb, _ := json.Marshal(w)
 		if string(got) != string(wb) {
 			t.Errorf("%s = %s, want %s", name, got, want)
+		}
+	}
+}
+
+// A hit leaves out what the docsum holds as undefined and writes an unset
+// bool attribute as false, as the content node's docsum writers do
+// (searchsummary SingleAttrDFW: an integer attribute holding its type's
+// smallest value is left out, isDefaultValue, and a bool attribute has no
+// undefined value, so a document without it holds 0, false;
+// check_undefined_value_visitor.cpp: empty raw is left out). Only
+// attributes: an integer summary field that is not one is written whatever
+// it holds, and a bool that is not one is left out when unset. The
+// integration suite's TestRich_RoundTrip checks the same against the JDisc
+// harness.
+func TestRenderHit_attributeDefaultsAndUndefinedValues(t *testing.T) {
+	// A field without an indexing statement is "summary | attribute", or
+	// "summary | index" when Indexed.
+	sch := Schema{Name: "rich", Fields: []Field{
+		{Name: "s", Type: "string", Indexed: true},
+		{Name: "b", Type: "bool"}, {Name: "bs", Type: "bool", Indexing: "summary"},
+		{Name: "i", Type: "int"}, {Name: "l", Type: "long"}, {Name: "by", Type: "byte"},
+		{Name: "is", Type: "int", Indexing: "summary"}, {Name: "r", Type: "raw", Indexing: "summary"},
+	}}
+	c := &memCorpus{schemas: []Schema{sch}, docs: []Document{
+		doc("id:ns:rich::min", `{"s":"min","i":-2147483648,"l":-9223372036854775808,"by":-128,"is":-2147483648,"r":""}`),
+		doc("id:ns:rich::set", `{"s":"set","b":true,"bs":true,"i":-2147483647,"l":-5,"by":-127,"is":1,"r":"AAEC"}`),
+	}}
+	for _, q := range []struct {
+		term string
+		want map[string]string // field → JSON; every other field absent
+	}{
+		{"min", map[string]string{"s": `"min"`, "b": `false`, "is": `-2147483648`}},
+		{"set", map[string]string{"s": `"set"`, "b": `true`, "bs": `true`, "i": `-2147483647`,
+			"l": `-5`, "by": `-127`, "is": `1`, "r": `"AAEC"`}},
+	} {
+		r := get(t, c, "yql", `select * from rich where s contains "`+q.term+`"`)
+		if r.status != 200 || len(r.Root.Children) != 1 {
+			t.Fatalf("%s: status %d: %s", q.term, r.status, r.body)
+		}
+		fields := r.Root.Children[0].Fields
+		for _, name := range []string{"s", "b", "bs", "i", "l", "by", "is", "r"} {
+			v, present := fields[name]
+			want, expected := q.want[name]
+			got, _ := json.Marshal(v)
+			if present != expected || (expected && string(got) != want) {
+				t.Errorf("%s: %s = %s (present %v), want %s (present %v)", q.term, name, got, present, want, expected)
+			}
 		}
 	}
 }
