@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Predicate is a parsed value of a predicate field, in the grammar of
@@ -169,12 +170,15 @@ func (p *Predicate) writeDocsum(b *strings.Builder, negated bool) {
 	}
 }
 
-// javaQuote writes s as Predicate.appendQuotedTo: bare when it is all
-// letters and digits, else in single quotes with escapes.
+// javaQuote writes s as Predicate.appendQuotedTo: bare when it is all ASCII
+// letters and digits, else in single quotes with escapes. (Java tests the
+// ASCII-encoded text for a character that is no letter or digit, and the
+// encoder writes a non-ASCII character as an escape with a backslash, so a
+// letter such as Cyrillic 'е' is quoted too.)
 func javaQuote(b *strings.Builder, s string) {
 	bare := s != ""
 	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		if r >= utf8.RuneSelf || !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 			bare = false
 			break
 		}
