@@ -37,6 +37,7 @@ import (
 	"path/filepath"
 
 	"github.com/govespa/govespa/cmd/vespagen/internal/gen"
+	"github.com/govespa/govespa/internal/cli"
 	"github.com/govespa/govespa/vespa/schema"
 )
 
@@ -54,17 +55,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	doc := fs.Bool("pkgdoc", false, "write a package doc comment (leave it off when another file has one)")
 	refs := fs.String("refs", "", "write the field references `flat|grouped`: as package-level variables (music.Year) or\n"+
 		"as one variable per schema (music.MusicFields.Year); flat when one schema has references, by default")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: vespagen -app DIR -package NAME -out FILE [-refs flat|grouped] [-pkgdoc]\n\n"+
-			"vespagen writes the Go types, field references, rank profiles and hit decoders of the schemas\n"+
-			"of a Vespa application package (DIR/schemas/*.sd) to FILE.\n\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	cli.Usage(fs, "usage: vespagen -app DIR -package NAME -out FILE [-refs flat|grouped] [-pkgdoc]\n\n"+
+		"vespagen writes the Go types, field references, rank profiles and hit decoders of the schemas\n"+
+		"of a Vespa application package (DIR/schemas/*.sd) to FILE.\n\n")
+	if code, ok := cli.Parse(fs, args); !ok {
+		return code
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -92,17 +87,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := generate(*app, cfg, *out, stdout); err != nil {
 		fmt.Fprintln(stderr, err)
 		if errors.Is(err, gen.ErrFlatRefs) {
-			return 2 // the flag does not fit the application
+			return cli.ExitUsage // the flag does not fit the application
 		}
-		return 1
+		return cli.ExitFailed
 	}
-	return 0
+	return cli.ExitOK
 }
 
 func usage(fs *flag.FlagSet, stderr io.Writer, format string, args ...any) int {
 	fmt.Fprintf(stderr, "vespagen: "+format+"\n", args...)
 	fs.Usage()
-	return 2
+	return cli.ExitUsage
 }
 
 // generate reads the package in app and writes the code to out.
