@@ -181,14 +181,17 @@ func updateIdempotent(body []byte) bool {
 	return true
 }
 
+// putPrefix opens a put body, {"fields":<fields>}; putFields takes it off.
+const putPrefix = `{"fields":`
+
 // putBody returns {"fields": <fields>}.
 func putBody(fields any) ([]byte, error) {
 	raw, err := jsonobj.Encode(fields, fieldsWords)
 	if err != nil {
 		return nil, err
 	}
-	body := make([]byte, 0, len(raw)+11)
-	body = append(body, `{"fields":`...)
+	body := make([]byte, 0, len(raw)+len(putPrefix)+1)
+	body = append(body, putPrefix...)
 	body = append(body, raw...)
 	return append(body, '}'), nil
 }

@@ -87,11 +87,10 @@ func (c *Client) checkUpdateWhere(docType string, body []byte) error {
 
 // putFields returns the fields object of putBody's {"fields":<fields>}.
 func putFields(body []byte) []byte {
-	const prefix = `{"fields":`
-	if len(body) < len(prefix)+1 {
+	if len(body) < len(putPrefix)+1 {
 		return nil
 	}
-	return body[len(prefix) : len(body)-1]
+	return body[len(putPrefix) : len(body)-1]
 }
 
 // checkUpdateBody checks the "fields" member of the update body against
